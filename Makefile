@@ -1,0 +1,48 @@
+# SwitchX-2 on modern Linux, tested on an emulated ASIC.
+#
+#   make            build everything that is stale (kernel, QEMU, initramfs)
+#   make run        boot a guest with the switches attached, guest shell
+#   make run CMD='ip -d link show'   run one command in the guest and exit
+#   make qemu-test  boot, run every guest test, print TAP and a summary
+#
+# Each step's script decides what is stale; see scripts/.
+
+SHELL := /bin/bash
+S := scripts
+
+.PHONY: all deps kernel-tree kernel qemu initramfs run qemu-test clean distclean
+
+all: initramfs qemu
+
+deps:
+	@bash $(S)/install-deps.sh
+
+kernel-tree: deps
+	@bash $(S)/prepare-kernel-tree.sh
+
+kernel: kernel-tree
+	@bash $(S)/build-kernel.sh
+
+qemu: deps
+	@bash $(S)/fetch-qemu.sh
+	@bash $(S)/build-qemu.sh
+
+initramfs: kernel
+	@bash $(S)/build-initramfs.sh
+
+run: all
+ifdef CMD
+	@bash $(S)/run-guest.sh cmd '$(subst ','\'',$(CMD))'
+else
+	@bash $(S)/run-guest.sh shell
+endif
+
+qemu-test: all
+	@bash $(S)/qemu-test.sh
+
+# Build outputs only; keeps the fetched sources and the unpacked trees.
+clean:
+	rm -rf build/kbuild build/qemu build/initramfs-root build/initramfs.cpio.gz build/logs
+
+distclean:
+	rm -rf build

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Build the guest initramfs: busybox-static, iproute2's ip/bridge/devlink,
+# ethtool (with their shared libraries), the kernel's modules and tests/.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+KBUILD=$BUILD/kbuild
+ROOT=$BUILD/initramfs-root
+OUT=$BUILD/initramfs.cpio.gz
+# iproute2 and ethtool replace busybox's applets of the same name.
+TOOLS=(ip bridge devlink ethtool)
+
+[ -d "$KBUILD/modules-install/lib/modules" ] || die "no kernel modules: run scripts/build-kernel.sh"
+[ -x /bin/busybox ] || die "busybox-static not installed: run scripts/install-deps.sh"
+
+step "assembling initramfs in $ROOT"
+rm -rf "$ROOT"
+mkdir -p "$ROOT"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,run,tmp,var,root,lib,lib64}
+ln -s ../run "$ROOT/var/run"
+
+cp /bin/busybox "$ROOT/bin/busybox"
+for applet in $("$ROOT/bin/busybox" --list); do
+	[ -e "$ROOT/bin/$applet" ] || ln -s busybox "$ROOT/bin/$applet"
+done
+for t in "${TOOLS[@]}"; do
+	rm -f "$ROOT/bin/$t"
+done
+
+# Copy a dynamically linked binary and every library it needs.
+copy_with_libs() {
+	local bin=$1 dest=$2 lib
+	cp -L "$bin" "$ROOT$dest"
+	for lib in $(ldd "$bin" | grep -oE '/[^ ]+'); do
+		mkdir -p "$ROOT$(dirname "$lib")"
+		[ -e "$ROOT$lib" ] || cp -L "$lib" "$ROOT$lib"
+	done
+}
+
+for t in "${TOOLS[@]}"; do
+	path=$(PATH=/usr/sbin:/usr/bin:/sbin:/bin command -v "$t") || die "$t not found: run scripts/install-deps.sh"
+	copy_with_libs "$path" "/usr/sbin/$t"
+done
+mkdir -p "$ROOT/etc/iproute2"
+cp -r /etc/iproute2/. "$ROOT/etc/iproute2/" 2>/dev/null || true
+
+cp -a "$KBUILD/modules-install/lib/modules" "$ROOT/lib/"
+
+mkdir -p "$ROOT/tests"
+cp -r "$TOP/tests/." "$ROOT/tests/"
+install -m 0755 "$TOP/tests/init" "$ROOT/init"
+echo "root:x:0:0:root:/root:/bin/sh" >"$ROOT/etc/passwd"
+
+step "packing $OUT"
+(cd "$ROOT" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$OUT.tmp"
+mv "$OUT.tmp" "$OUT"
+echo "initramfs: $OUT ($(du -h "$OUT" | cut -f1))"

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Configure and build the guest kernel out of tree in build/kbuild:
+# tinyconfig + kconfig-fragments/*.config, olddefconfig, then verify that
+# every option the fragments ask for took its value.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+TREE=$BUILD/linux
+KBUILD=$BUILD/kbuild
+FRAGMENTS=("$TOP"/kconfig-fragments/*.config)
+
+[ -d "$TREE/.git" ] || die "no kernel tree in $TREE: run scripts/prepare-kernel-tree.sh"
+mkdir -p "$KBUILD"
+
+kmake() {
+	make -C "$TREE" O="$KBUILD" -j"$(nproc)" "$@"
+}
+
+# Print "CONFIG_X=value" (or "CONFIG_X=n" for "is not set") for each
+# option a fragment file asks for.
+fragment_wants() {
+	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)$/\1=\2/p' \
+		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' "$@"
+}
+
+config_value() {
+	local opt=$1 v
+	v=$(sed -n "s/^$opt=\\(.*\\)$/\\1/p" "$KBUILD/.config")
+	echo "${v:-n}"
+}
+
+verify_config() {
+	local line opt want got bad=()
+	while read -r line; do
+		opt=${line%%=*}
+		want=${line#*=}
+		got=$(config_value "$opt")
+		[ "$want" = "$got" ] || bad+=("$opt: wanted $want, got $got")
+	done < <(fragment_wants "${FRAGMENTS[@]}")
+	if [ "${#bad[@]}" -gt 0 ]; then
+		printf '  %s\n' "${bad[@]}" >&2
+		die "kernel config: ${#bad[@]} option(s) from kconfig-fragments did not take"
+	fi
+}
+
+configure_kernel() {
+	step "configuring kernel (tinyconfig + ${#FRAGMENTS[@]} fragments)"
+	kmake tinyconfig >"$KBUILD/config.log" 2>&1 || die "tinyconfig failed: see $KBUILD/config.log"
+	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$KBUILD" "$KBUILD/.config" \
+		"${FRAGMENTS[@]}" >>"$KBUILD/config.log" 2>&1 ||
+		die "merge_config failed: see $KBUILD/config.log"
+	kmake olddefconfig >>"$KBUILD/config.log" 2>&1 || die "olddefconfig failed: see $KBUILD/config.log"
+	verify_config
+}
+
+# Reconfigure only when the fragments or the series changed.
+want_sum=$(cat "${FRAGMENTS[@]}" "$TREE/.series-digest" 2>/dev/null | sha256sum | cut -d' ' -f1)
+if [ ! -f "$KBUILD/.config" ] || [ "$(cat "$KBUILD/.fragments-sum" 2>/dev/null)" != "$want_sum" ]; then
+	configure_kernel
+	echo "$want_sum" >"$KBUILD/.fragments-sum"
+fi
+
+step "building kernel (bzImage, modules) — log: $KBUILD/build.log"
+exec 9>"$BUILD/.kbuild.lock"
+flock 9
+kmake bzImage modules >"$KBUILD/build.log" 2>&1 ||
+	{ grep -E 'error|Error' "$KBUILD/build.log" | head -n 30 >&2; die "kernel build failed: see $KBUILD/build.log"; }
+rm -rf "$KBUILD/modules-install"
+kmake INSTALL_MOD_PATH="$KBUILD/modules-install" INSTALL_MOD_STRIP=1 modules_install \
+	>>"$KBUILD/build.log" 2>&1 || die "modules_install failed: see $KBUILD/build.log"
+echo "kernel: $KBUILD/arch/x86/boot/bzImage"

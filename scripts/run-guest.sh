@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Boot the guest under TCG with the switches of scripts/topology.sh cabled
+# to virtio-net host NICs.
+#   run-guest.sh test          tests; console and TAP logs in build/logs/
+#   run-guest.sh cmd 'CMD'     run CMD in the guest, output on stdout
+#   run-guest.sh shell         interactive guest shell on this terminal
+# Environment: GUEST_TIMEOUT (seconds, default 900) kills a hung guest;
+# QEMU_EXTRA adds QEMU arguments.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/topology.sh"
+
+MODE=${1:-shell}
+CMD=${2:-}
+QEMU=$BUILD/qemu/qemu-system-x86_64
+KERNEL=$BUILD/kbuild/arch/x86/boot/bzImage
+INITRAMFS=$BUILD/initramfs.cpio.gz
+LOGS=$BUILD/logs
+GUEST_TIMEOUT=${GUEST_TIMEOUT:-900}
+
+for f in "$QEMU" "$KERNEL" "$INITRAMFS"; do
+	[ -e "$f" ] || die "$f missing: run 'make' first"
+done
+case "$MODE" in
+test | shell) ;;
+cmd) [ -n "$CMD" ] || die "cmd mode needs a command" ;;
+*) die "unknown mode '$MODE' (test, cmd or shell)" ;;
+esac
+
+mkdir -p "$LOGS"
+
+# The per-boot part of the initramfs: mode, command, topology facts. The
+# kernel unpacks concatenated archives in order, so this one is appended.
+make_harness_archive() {
+	local dir=$LOGS/harness-overlay
+	rm -rf "$dir"
+	mkdir -p "$dir/harness"
+	echo "$MODE" >"$dir/harness/mode"
+	printf '%s\n' "$CMD" >"$dir/harness/cmd"
+	topology_guest_env >"$dir/harness/env"
+	(cd "$dir" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$LOGS/harness.cpio.gz"
+	cat "$INITRAMFS" "$LOGS/harness.cpio.gz" >"$LOGS/initrd.img"
+}
+
+make_harness_archive
+topology_qemu_args
+
+QEMU_ARGS=(
+	-M pc -accel tcg -smp 1 -m 1G
+	-no-reboot
+	-kernel "$KERNEL" -initrd "$LOGS/initrd.img"
+	-append "console=ttyS0 panic=-1 oops=panic ${KERNEL_EXTRA_ARGS:-}"
+	-nodefaults -vga none
+	"${QEMU_NET_ARGS[@]}"
+)
+# shellcheck disable=SC2206 # QEMU_EXTRA is meant to split into words.
+QEMU_ARGS+=(${QEMU_EXTRA:-})
+
+case "$MODE" in
+test)
+	rm -f "$LOGS/console.log" "$LOGS/tap.log"
+	: >"$LOGS/tap.log"
+	timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${QEMU_ARGS[@]}" -display none -monitor none \
+		-serial "file:$LOGS/console.log" -serial "file:$LOGS/tap.log" &
+	qpid=$!
+	# Stream the TAP as it comes; tail ends when QEMU does.
+	tail -n +1 -f --pid="$qpid" "$LOGS/tap.log" | tr -d '\r' &
+	tpid=$!
+	rc=0
+	wait "$qpid" || rc=$?
+	wait "$tpid" || true
+	echo "$rc" >"$LOGS/qemu.rc"
+	exit "$rc"
+	;;
+*)
+	exec timeout --foreground -k 10 "$GUEST_TIMEOUT" "$QEMU" "${QEMU_ARGS[@]}" -nographic \
+		-serial mon:stdio -serial null
+	;;
+esac

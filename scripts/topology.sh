@@ -1,0 +1,47 @@
+# shellcheck shell=bash
+# The guest's cabling, in one place. Source, do not execute.
+#
+# Each switch port is cabled to a virtio-net "host" NIC through a QEMU hub
+# of its own (a point-to-point link), the way the kernel's forwarding
+# selftests cable h1 to swp1. topology_qemu_args fills QEMU_NET_ARGS;
+# topology_guest_env prints what the guest tests need to know.
+
+ROCKER_PORTS=2
+# phys_switch_id as the guest shows it (hex bytes in order).
+ROCKER_SWITCH_ID=5254001234560000
+ROCKER_HOST_MAC_PREFIX=52:54:00:aa:00
+
+# Rocker's switch_id property is a u64 that its driver exposes in memory
+# (little-endian) order: reverse the bytes of the ID we want to see.
+rocker_switch_id_prop() {
+	local id=$1 out="" i
+	for ((i = ${#id} - 2; i >= 0; i -= 2)); do
+		out+=${id:i:2}
+	done
+	echo "0x$out"
+}
+
+topology_qemu_args() {
+	local i rports=""
+	QEMU_NET_ARGS=()
+	for ((i = 1; i <= ROCKER_PORTS; i++)); do
+		QEMU_NET_ARGS+=(
+			-netdev "hubport,id=rk$i,hubid=$((100 + i))"
+			-netdev "hubport,id=rkh$i,hubid=$((100 + i))"
+			-device "virtio-net-pci,netdev=rkh$i,mac=$ROCKER_HOST_MAC_PREFIX:0$i"
+		)
+		rports+=",ports[$((i - 1))]=rk$i"
+	done
+	QEMU_NET_ARGS+=(
+		-global "rocker.len-ports=$ROCKER_PORTS"
+		-device "rocker,name=sw1,switch_id=$(rocker_switch_id_prop $ROCKER_SWITCH_ID)$rports"
+	)
+}
+
+topology_guest_env() {
+	cat <<EOS
+ROCKER_PORTS=$ROCKER_PORTS
+ROCKER_SWITCH_ID=$ROCKER_SWITCH_ID
+ROCKER_HOST_MAC_PREFIX=$ROCKER_HOST_MAC_PREFIX
+EOS
+}

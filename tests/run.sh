@@ -1,0 +1,14 @@
+#!/bin/sh
+# Guest test runner: every tests/cases/*.sh in order, TAP on stdout.
+. /tests/lib.sh
+
+echo "TAP version 13"
+for t in /tests/cases/*.sh; do
+	echo "# case: ${t##*/}"
+	sh "$t"
+	rc=$?
+	[ $rc -eq 0 ] || not_ok "${t##*/} ran to completion" "exit status $rc"
+done
+total=$(cat "$TAP_COUNTER" 2>/dev/null || echo 0)
+echo "1..$total"
+echo "# harness: tests finished"
