@@ -7,8 +7,11 @@ set -euo pipefail
 KBUILD=$BUILD/kbuild
 ROOT=$BUILD/initramfs-root
 OUT=$BUILD/initramfs.cpio.gz
-# iproute2 and ethtool replace busybox's applets of the same name.
+# iproute2 and ethtool replace busybox's applets of the same name. dash is
+# /bin/sh: Debian's busybox sh runs its own applets before PATH, which
+# would shadow iproute2. bash is the interactive shell of `make run`.
 TOOLS=(ip bridge devlink ethtool)
+SHELLS=(dash bash)
 
 [ -d "$KBUILD/modules-install/lib/modules" ] || die "no kernel modules: run scripts/build-kernel.sh"
 [ -x /bin/busybox ] || die "busybox-static not installed: run scripts/install-deps.sh"
@@ -22,7 +25,7 @@ cp /bin/busybox "$ROOT/bin/busybox"
 for applet in $("$ROOT/bin/busybox" --list); do
 	[ -e "$ROOT/bin/$applet" ] || ln -s busybox "$ROOT/bin/$applet"
 done
-for t in "${TOOLS[@]}"; do
+for t in "${TOOLS[@]}" sh; do
 	rm -f "$ROOT/bin/$t"
 done
 
@@ -40,6 +43,11 @@ for t in "${TOOLS[@]}"; do
 	path=$(PATH=/usr/sbin:/usr/bin:/sbin:/bin command -v "$t") || die "$t not found: run scripts/install-deps.sh"
 	copy_with_libs "$path" "/usr/sbin/$t"
 done
+for sh in "${SHELLS[@]}"; do
+	copy_with_libs "/bin/$sh" "/bin/$sh"
+done
+ln -s dash "$ROOT/bin/sh"
+
 mkdir -p "$ROOT/etc/iproute2"
 cp -r /etc/iproute2/. "$ROOT/etc/iproute2/" 2>/dev/null || true
 

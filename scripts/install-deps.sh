@@ -8,7 +8,7 @@ PKGS=(
 	gcc make bc flex bison libelf-dev libssl-dev cpio xz-utils git rsync
 	python3 python3-venv meson ninja-build libglib2.0-dev libpixman-1-dev
 	libslirp-dev pkg-config zlib1g-dev libfdt-dev dpkg-dev
-	busybox-static iproute2 ethtool kmod
+	busybox-static iproute2 ethtool kmod seabios
 )
 
 DEB_SRC_FILE=/etc/apt/sources.list.d/debian-src.sources
@@ -35,6 +35,10 @@ missing_pkgs() {
 	done
 }
 
+pinned_ok() {
+	[ "$(dpkg-query -W -f='${Version}' "$1" 2>/dev/null)" = "$2" ]
+}
+
 kernel_src_ok() {
 	[ "$(dpkg-query -W -f='${Version}' "$KERNEL_SRC_PKG" 2>/dev/null)" = "$KERNEL_SRC_VERSION" ]
 }
@@ -43,6 +47,9 @@ NEED_UPDATE=0
 have_deb_src || add_deb_src
 mapfile -t MISSING < <(missing_pkgs)
 kernel_src_ok || MISSING+=("$KERNEL_SRC_PKG=$KERNEL_SRC_VERSION")
+# The firmware QEMU loads (linuxboot_dma.bin and friends) comes from
+# Debian's build of the same QEMU version we build from source.
+pinned_ok qemu-system-data "$QEMU_SRC_VERSION" || MISSING+=("qemu-system-data=$QEMU_SRC_VERSION")
 
 if [ "${#MISSING[@]}" -eq 0 ] && [ "$NEED_UPDATE" -eq 0 ]; then
 	echo "host packages: all present"

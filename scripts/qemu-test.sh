@@ -56,13 +56,13 @@ harness_check "kernel log has no oops, panic, BUG, WARNING or KASAN report" "$cl
 echo "# console log: $console"
 if [ "$failed" -gt 0 ]; then
 	echo "# failed:"
-	grep '^not ok ' "$tap.txt" | sed 's/^/#   /'
+	grep '^not ok ' "$tap.txt" | sed 's/^/#   /' || true
 	for f in "${harness_fail[@]}"; do
 		echo "#   $f"
 	done
 	if [ "$clean" -ne 0 ]; then
 		echo "# kernel log around the first report:"
-		grep -Em1 -B5 -A30 "$BAD_KERNEL_LOG" "$console.txt" | sed 's/^/#   /'
+		grep -Em1 -B5 -A30 "$BAD_KERNEL_LOG" "$console.txt" | sed 's/^/#   /' || true
 	fi
 fi
 echo "$passed passed, $failed failed"

@@ -47,6 +47,7 @@ topology_qemu_args
 
 QEMU_ARGS=(
 	-M pc -accel tcg -smp 1 -m 1G
+	-L /usr/share/qemu -L /usr/share/seabios
 	-no-reboot
 	-kernel "$KERNEL" -initrd "$LOGS/initrd.img"
 	-append "console=ttyS0 panic=-1 oops=panic ${KERNEL_EXTRA_ARGS:-}"

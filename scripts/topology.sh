@@ -28,7 +28,7 @@ topology_qemu_args() {
 		QEMU_NET_ARGS+=(
 			-netdev "hubport,id=rk$i,hubid=$((100 + i))"
 			-netdev "hubport,id=rkh$i,hubid=$((100 + i))"
-			-device "virtio-net-pci,netdev=rkh$i,mac=$ROCKER_HOST_MAC_PREFIX:0$i"
+			-device "virtio-net-pci,romfile=,netdev=rkh$i,mac=$ROCKER_HOST_MAC_PREFIX:0$i"
 		)
 		rports+=",ports[$((i - 1))]=rk$i"
 	done

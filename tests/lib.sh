@@ -1,7 +1,11 @@
-# Guest-side test helpers (busybox sh). Source, do not execute.
+# Guest-side test helpers (POSIX sh: dash). Source, do not execute.
 #
 # Results are kselftest-style TAP lines; the test number is shared by all
 # cases through a counter file, so every case can run as its own process.
+
+# What the host's scripts/topology.sh says about the cabling.
+# shellcheck source=/dev/null
+[ -f /harness/env ] && . /harness/env
 
 TAP_COUNTER=/tmp/tap.count
 SWITCH_DRIVERS="rocker"
