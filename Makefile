@@ -4,13 +4,15 @@
 #   make run        boot a guest with the switches attached, guest shell
 #   make run CMD='ip -d link show'   run one command in the guest and exit
 #   make qemu-test  boot, run every guest test, print TAP and a summary
+#   make test-linux-5.10   the same port tests driven by Debian's 5.10
+#                   kernel and its own SwitchX-2 driver (slow; not in CI)
 #
 # Each step's script decides what is stale; see scripts/.
 
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all deps kernel-tree kernel qemu initramfs run qemu-test clean distclean
+.PHONY: all deps kernel-tree kernel qemu initramfs run qemu-test test-linux-5.10 clean distclean
 
 all: initramfs qemu
 
@@ -40,9 +42,12 @@ endif
 qemu-test: all
 	@bash $(S)/qemu-test.sh
 
+test-linux-5.10: qemu
+	@bash $(S)/test-linux-5.10.sh
+
 # Build outputs only; keeps the fetched sources and the unpacked trees.
 clean:
-	rm -rf build/kbuild build/qemu build/initramfs-root build/initramfs.cpio.gz build/logs
+	rm -rf build/kbuild build/qemu build/initramfs.cpio.gz* build/logs
 
 distclean:
 	rm -rf build

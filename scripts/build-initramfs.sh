@@ -4,9 +4,10 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-KBUILD=$BUILD/kbuild
-ROOT=$BUILD/initramfs-root
-OUT=$BUILD/initramfs.cpio.gz
+# KERNEL_OUT and INITRAMFS select another kernel build and archive.
+KBUILD=${KERNEL_OUT:-$BUILD/kbuild}
+OUT=${INITRAMFS:-$BUILD/initramfs.cpio.gz}
+ROOT=$OUT.root
 # iproute2 and ethtool replace busybox's applets of the same name. dash is
 # /bin/sh: Debian's busybox sh runs its own applets before PATH, which
 # would shadow iproute2. bash is the interactive shell of `make run`.

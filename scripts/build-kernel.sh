@@ -2,14 +2,17 @@
 # Configure and build the guest kernel out of tree in build/kbuild:
 # tinyconfig + kconfig-fragments/*.config, olddefconfig, then verify that
 # every option the fragments ask for took its value.
+# KERNEL_TREE, KERNEL_OUT and KERNEL_EXTRA_FRAGMENTS (space-separated
+# paths) select another tree, such as the 5.10 reference kernel.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-TREE=$BUILD/linux
-KBUILD=$BUILD/kbuild
-FRAGMENTS=("$TOP"/kconfig-fragments/*.config)
+TREE=${KERNEL_TREE:-$BUILD/linux}
+KBUILD=${KERNEL_OUT:-$BUILD/kbuild}
+# shellcheck disable=SC2206 # a list of paths without spaces
+FRAGMENTS=("$TOP"/kconfig-fragments/*.config ${KERNEL_EXTRA_FRAGMENTS:-})
 
-[ -d "$TREE/.git" ] || die "no kernel tree in $TREE: run scripts/prepare-kernel-tree.sh"
+[ -f "$TREE/Makefile" ] || die "no kernel tree in $TREE: run scripts/prepare-kernel-tree.sh"
 mkdir -p "$KBUILD"
 
 kmake() {

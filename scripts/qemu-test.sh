@@ -5,7 +5,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-LOGS=$BUILD/logs
+LOGS=${LOGS:-$BUILD/logs}
+export LOGS
 # What must never appear in the kernel log of a good run.
 BAD_KERNEL_LOG='Oops|Kernel panic|BUG:|WARNING:|KASAN|UBSAN|general protection fault|Call Trace|RIP:'
 

@@ -5,7 +5,9 @@
 #   run-guest.sh cmd 'CMD'     run CMD in the guest, output on stdout
 #   run-guest.sh shell         interactive guest shell on this terminal
 # Environment: GUEST_TIMEOUT (seconds, default 900) kills a hung guest;
-# QEMU_EXTRA adds QEMU arguments.
+# QEMU_EXTRA adds QEMU arguments; KERNEL_OUT and INITRAMFS select another
+# kernel build (see scripts/test-linux-5.10.sh); LOGS another log folder;
+# GUEST_TEST_FILTER (an extended regex) picks the test cases to run.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/topology.sh"
@@ -13,9 +15,9 @@ set -euo pipefail
 MODE=${1:-shell}
 CMD=${2:-}
 QEMU=$BUILD/qemu/qemu-system-x86_64
-KERNEL=$BUILD/kbuild/arch/x86/boot/bzImage
-INITRAMFS=$BUILD/initramfs.cpio.gz
-LOGS=$BUILD/logs
+KERNEL=${KERNEL_OUT:-$BUILD/kbuild}/arch/x86/boot/bzImage
+INITRAMFS=${INITRAMFS:-$BUILD/initramfs.cpio.gz}
+LOGS=${LOGS:-$BUILD/logs}
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-900}
 
 for f in "$QEMU" "$KERNEL" "$INITRAMFS"; do
@@ -38,6 +40,7 @@ make_harness_archive() {
 	echo "$MODE" >"$dir/harness/mode"
 	printf '%s\n' "$CMD" >"$dir/harness/cmd"
 	topology_guest_env >"$dir/harness/env"
+	printf "GUEST_TEST_FILTER='%s'\n" "${GUEST_TEST_FILTER:-.}" >>"$dir/harness/env"
 	(cd "$dir" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 >"$LOGS/harness.cpio.gz"
 	cat "$INITRAMFS" "$LOGS/harness.cpio.gz" >"$LOGS/initrd.img"
 }
