@@ -57,7 +57,10 @@ configure_kernel() {
 }
 
 # Reconfigure only when the fragments or the series changed.
-want_sum=$(cat "${FRAGMENTS[@]}" "$TREE/.series-digest" 2>/dev/null | sha256sum | cut -d' ' -f1)
+want_sum=$({
+	cat "${FRAGMENTS[@]}"
+	cat "$TREE/.series-digest" 2>/dev/null || true
+} | sha256sum | cut -d' ' -f1)
 if [ ! -f "$KBUILD/.config" ] || [ "$(cat "$KBUILD/.fragments-sum" 2>/dev/null)" != "$want_sum" ]; then
 	configure_kernel
 	echo "$want_sum" >"$KBUILD/.fragments-sum"
