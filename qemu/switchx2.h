@@ -1,0 +1,345 @@
+/*
+ * Mellanox SwitchX-2 switch ASIC emulation: device state
+ *
+ * Copyright (c) 2026 The switchx2-emu authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_NET_SWITCHX2_H
+#define HW_NET_SWITCHX2_H
+
+#include "qemu/units.h"
+#include "hw/pci/pci.h"
+#include "net/net.h"
+#include "qom/object.h"
+#include "switchx2_hw.h"
+
+#define TYPE_SWITCHX2 "switchx2"
+OBJECT_DECLARE_SIMPLE_TYPE(SwitchX2State, SWITCHX2)
+
+/*
+ * Big-endian field helpers.  Every caller passes offsets that are
+ * compile-time constants or have been bounds checked against the
+ * buffer it owns.
+ */
+static inline uint32_t sx2_get32(const uint8_t *buf, unsigned off)
+{
+    return ldl_be_p(buf + off);
+}
+
+static inline void sx2_set32(uint8_t *buf, unsigned off, uint32_t val)
+{
+    stl_be_p(buf + off, val);
+}
+
+static inline uint64_t sx2_get64(const uint8_t *buf, unsigned off)
+{
+    return ldq_be_p(buf + off);
+}
+
+static inline void sx2_set64(uint8_t *buf, unsigned off, uint64_t val)
+{
+    stq_be_p(buf + off, val);
+}
+
+static inline uint32_t sx2_fget(const uint8_t *buf, unsigned off,
+                                unsigned shift, unsigned bits)
+{
+    uint32_t mask = bits >= 32 ? UINT32_MAX : (1u << bits) - 1;
+
+    return (sx2_get32(buf, off) >> shift) & mask;
+}
+
+static inline void sx2_fset(uint8_t *buf, unsigned off, unsigned shift,
+                            unsigned bits, uint32_t val)
+{
+    uint32_t mask = bits >= 32 ? UINT32_MAX : (1u << bits) - 1;
+    uint32_t word = sx2_get32(buf, off);
+
+    word &= ~(mask << shift);
+    word |= (val & mask) << shift;
+    sx2_set32(buf, off, word);
+}
+
+/* Descriptor queue (SDQ or RDQ) */
+typedef struct SX2DescQueue {
+    bool hw_owned;
+    bool error;             /* moved to error state by 2ERR_DQ */
+    uint8_t cqn;
+    uint8_t tclass;
+    bool lp_ignore_wqe;     /* SDQ: local processing regardless of WQE */
+    uint8_t log2_pages;
+    uint16_t count;         /* elements */
+    uint16_t prod;          /* written by the driver through a doorbell */
+    uint16_t cons;          /* advanced by the device */
+    uint64_t pa[SX2_AQ_MAX_PAGES];
+} SX2DescQueue;
+
+/* Completion queue */
+typedef struct SX2CompQueue {
+    bool hw_owned;
+    bool armed;
+    uint8_t eqn;
+    uint8_t log_size;
+    uint16_t count;
+    uint16_t prod;          /* advanced by the device */
+    uint16_t cons;          /* written by the driver through a doorbell */
+    uint64_t pa[SX2_AQ_MAX_PAGES];
+} SX2CompQueue;
+
+/* Event queue */
+typedef struct SX2EventQueue {
+    bool hw_owned;
+    bool armed;
+    bool always_armed;
+    bool int_msix;
+    uint8_t log_size;
+    uint16_t count;
+    uint16_t prod;
+    uint16_t cons;
+    uint64_t pa[SX2_AQ_MAX_PAGES];
+} SX2EventQueue;
+
+/* Port counters kept by the MAC; exported through PPCNT */
+typedef struct SX2PortCounters {
+    uint64_t rx_frames;
+    uint64_t rx_octets;
+    uint64_t rx_ucast;
+    uint64_t rx_mcast;
+    uint64_t rx_bcast;
+    uint64_t rx_discards;       /* dropped after good reception */
+    uint64_t rx_too_long;       /* larger than the port MTU */
+    uint64_t rx_undersize;
+    uint64_t rx_hist[10];       /* 64,65-127,...,8192-10239 */
+    uint64_t tx_frames;
+    uint64_t tx_octets;
+    uint64_t tx_ucast;
+    uint64_t tx_mcast;
+    uint64_t tx_bcast;
+    uint64_t tx_discards;       /* link down, MTU, backend refused */
+    uint64_t tx_too_long;
+} SX2PortCounters;
+
+typedef struct SwitchX2State SwitchX2State;
+
+/* One local port; index 0 is the CPU port (no netdev) */
+typedef struct SX2Port {
+    SwitchX2State *s;
+    uint8_t local_port;
+    NICConf conf;               /* netdev backend (portN property) */
+    NICState *nic;
+
+    /* Configuration, reset by sx2_port_reset() */
+    uint8_t swid;
+    uint16_t system_port;
+    uint8_t admin_status;
+    uint8_t oper_status;
+    uint8_t event_mode;         /* PAOS.e */
+    uint16_t admin_mtu;
+    uint8_t proto_mask;
+    bool an_disable;
+    uint32_t eth_proto_admin;
+    uint16_t ib_proto_admin;
+    uint16_t ib_width_admin;
+    bool rxtx_differ;           /* PMLP.rxtx */
+    uint8_t width;
+    uint8_t module[SX2_LANES_PER_PORT];
+    uint8_t tx_lane[SX2_LANES_PER_PORT];
+    uint8_t rx_lane[SX2_LANES_PER_PORT];
+    uint8_t learn_mode;
+    uint8_t ib_port;
+    uint8_t mac[6];
+    uint8_t stp[SX2_REG_SPMS_STATE_BYTES];  /* SPMS bit-array layout */
+    SX2PortCounters cnt;
+    bool far_end_forced_down;   /* we took the cable's far-end NIC down */
+} SX2Port;
+
+typedef struct SX2TrapGroup {
+    bool valid;
+    uint8_t swid;
+    bool pide;
+    uint8_t pid;
+    uint8_t mirror_action;
+    uint8_t mirroring_agent;
+    uint8_t priority;
+    uint8_t cpu_tclass;
+    uint8_t rdq;
+} SX2TrapGroup;
+
+typedef struct SX2Trap {
+    uint8_t action;
+    uint8_t group;
+    uint8_t ctrl;
+    bool ack;
+} SX2Trap;
+
+typedef struct SX2FloodCfg {
+    bool valid;
+    uint8_t table_type;
+    uint8_t flood_table;
+    uint16_t mid;
+    uint8_t counter_set_type;
+    uint32_t counter_index;
+} SX2FloodCfg;
+
+/* Flood table membership: bit N = local port N (0 = CPU) */
+typedef struct SX2PortSet {
+    uint64_t lo;                /* ports 0..63 */
+    uint8_t hi;                 /* port 64 */
+} SX2PortSet;
+
+typedef struct SX2Profile {
+    bool set;
+    uint8_t swid_type[SX2_NUM_SWIDS];
+    uint8_t swid_props[SX2_NUM_SWIDS];
+    uint16_t max_mid;
+    uint16_t max_system_port;
+    uint8_t max_flood_tables;
+    uint8_t max_vid_flood_tables;
+    uint8_t flood_mode;
+} SX2Profile;
+
+struct SwitchX2State {
+    PCIDevice parent_obj;
+
+    MemoryRegion bar0;
+    MemoryRegion mmio;
+    QEMUBH *reset_bh;
+
+    /* Properties */
+    uint32_t num_ports;
+    MACAddr base_mac;
+    char *fw_version;
+    char *psid;
+
+    /* Parsed from fw-version */
+    uint16_t fw_major;
+    uint16_t fw_minor;
+    uint16_t fw_subminor;
+
+    bool reset_pending;
+
+    /* Command interface registers */
+    uint32_t cir_in_param_hi;
+    uint32_t cir_in_param_lo;
+    uint32_t cir_in_modifier;
+    uint32_t cir_out_param_hi;
+    uint32_t cir_out_param_lo;
+    uint32_t cir_token;
+    uint32_t cir_ctrl;
+
+    /* Firmware area */
+    uint32_t fa_pages;
+    uint64_t fa_pa[SX2_FW_PAGES];
+
+    SX2Profile profile;
+
+    /* Asynchronous queues */
+    SX2DescQueue sdq[SX2_NUM_SDQS];
+    SX2DescQueue rdq[SX2_NUM_RDQS];
+    SX2CompQueue cq[SX2_NUM_CQS];
+    SX2EventQueue eq[SX2_NUM_EQS];
+
+    /* Switch registers */
+    bool sgcr_llb;
+    uint8_t spad_mac[6];
+    SX2TrapGroup htgt[SX2_TRAP_GROUPS];
+    SX2Trap hpkt[SX2_TRAP_ID_MAX];
+    SX2FloodCfg sfgc[SX2_SFGC_TYPE_MAX][SX2_SFGC_BRIDGE_TYPES];
+    SX2PortSet *sftr;           /* [SX2_MAX_FLOOD_TABLES][SX2_FT_MAX_INDEX] */
+    bool flood_unimp_logged;
+
+    SX2Port fp[SX2_MAX_PORTS + 1];
+
+    /* Frames that could not be delivered to the CPU */
+    uint64_t cpu_drops;
+    unsigned tx_depth;
+};
+
+/* switchx2.c */
+void sx2_irq_notify(SwitchX2State *s);
+void sx2_schedule_soft_reset(SwitchX2State *s);
+void sx2_state_reset(SwitchX2State *s);
+
+/* switchx2_cmd.c */
+uint32_t sx2_cir_read(SwitchX2State *s, hwaddr addr);
+void sx2_cir_write(SwitchX2State *s, hwaddr addr, uint32_t val);
+void sx2_cmd_reset(SwitchX2State *s);
+
+/* switchx2_dma.c */
+void sx2_doorbell_write(SwitchX2State *s, hwaddr off, uint32_t val);
+void sx2_dma_reset(SwitchX2State *s);
+bool sx2_eq_post(SwitchX2State *s, unsigned eqn, uint8_t *eqe);
+bool sx2_rdq_deliver(SwitchX2State *s, unsigned rdqn, uint16_t sys_port,
+                     uint16_t trap_id, const uint8_t *buf, size_t len);
+uint8_t sx2_cmd_sw2hw_dq(SwitchX2State *s, unsigned opmod, uint32_t dqn,
+                         const uint8_t *mbox);
+uint8_t sx2_cmd_hw2sw_dq(SwitchX2State *s, unsigned opmod, uint32_t dqn);
+uint8_t sx2_cmd_2err_dq(SwitchX2State *s, unsigned opmod, uint32_t dqn);
+uint8_t sx2_cmd_query_dq(SwitchX2State *s, unsigned opmod, uint32_t dqn,
+                         uint8_t *mbox);
+uint8_t sx2_cmd_sw2hw_cq(SwitchX2State *s, uint32_t cqn, const uint8_t *mbox);
+uint8_t sx2_cmd_hw2sw_cq(SwitchX2State *s, uint32_t cqn);
+uint8_t sx2_cmd_query_cq(SwitchX2State *s, uint32_t cqn, uint8_t *mbox);
+uint8_t sx2_cmd_sw2hw_eq(SwitchX2State *s, uint32_t eqn, const uint8_t *mbox);
+uint8_t sx2_cmd_hw2sw_eq(SwitchX2State *s, uint32_t eqn);
+uint8_t sx2_cmd_query_eq(SwitchX2State *s, uint32_t eqn, uint8_t *mbox);
+
+/* switchx2_emad.c */
+bool sx2_reg_access(SwitchX2State *s, uint8_t *buf, size_t len,
+                    const char *via);
+void sx2_emad_rx_from_cpu(SwitchX2State *s, const uint8_t *frame,
+                          size_t len);
+void sx2_emad_send_event(SwitchX2State *s, uint16_t trap_id, uint16_t reg_id,
+                         const uint8_t *payload, size_t plen,
+                         uint16_t sys_port);
+
+/* switchx2_reg.c */
+typedef struct SX2RegInfo {
+    uint16_t id;
+    uint16_t len;
+    const char *name;
+    /* Returns an EMAD status; payload is at least len bytes */
+    uint8_t (*handler)(SwitchX2State *s, uint8_t *pl, bool write);
+} SX2RegInfo;
+
+const SX2RegInfo *sx2_reg_find(uint16_t id);
+const char *sx2_reg_name(uint16_t id);
+void sx2_reg_reset(SwitchX2State *s);
+
+/* switchx2_fp.c */
+bool sx2_fp_realize(SwitchX2State *s, Error **errp);
+void sx2_fp_unrealize(SwitchX2State *s);
+void sx2_port_reset(SX2Port *p);
+SX2Port *sx2_port_get(SwitchX2State *s, uint32_t local_port);
+void sx2_port_update_oper(SX2Port *p);
+void sx2_port_egress(SX2Port *p, const uint8_t *buf, size_t len);
+void sx2_port_mac(SwitchX2State *s, unsigned local_port, uint8_t *mac);
+uint32_t sx2_port_eth_cap(const SX2Port *p);
+uint32_t sx2_port_eth_oper(const SX2Port *p);
+
+/* switchx2_fwd.c */
+void sx2_fwd_ingress(SwitchX2State *s, SX2Port *in, const uint8_t *buf,
+                     size_t len);
+void sx2_fwd_from_cpu(SwitchX2State *s, const uint8_t *txhdr,
+                      const uint8_t *buf, size_t len);
+bool sx2_trap_to_cpu(SwitchX2State *s, uint16_t trap_id, uint16_t sys_port,
+                     const uint8_t *buf, size_t len);
+SX2PortSet *sx2_sftr_entry(SwitchX2State *s, unsigned table, unsigned index);
+
+static inline bool sx2_portset_test(const SX2PortSet *ps, unsigned port)
+{
+    return port < 64 ? (ps->lo >> port) & 1 : (port == 64 ? ps->hi & 1 : 0);
+}
+
+static inline void sx2_portset_assign(SX2PortSet *ps, unsigned port, bool on)
+{
+    if (port < 64) {
+        ps->lo = on ? ps->lo | (1ull << port) : ps->lo & ~(1ull << port);
+    } else if (port == 64) {
+        ps->hi = on;
+    }
+}
+
+#endif /* HW_NET_SWITCHX2_H */

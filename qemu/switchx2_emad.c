@@ -1,0 +1,222 @@
+/*
+ * Mellanox SwitchX-2 switch ASIC emulation: EMAD register access
+ *
+ * Register accesses arrive either in an ACCESS_REG command mailbox or
+ * as EMAD Ethernet frames sent by the CPU on an SDQ.  Both carry the
+ * same TLV sequence: an operation TLV (register ID, method, status,
+ * transaction ID), optionally a string TLV, the register TLV with the
+ * payload, and an end TLV.  The device answers in place: it sets the
+ * response bit and the status, and updates the payload.  EMAD answers
+ * and asynchronous events (e.g. PUDE) travel back to the CPU as frames
+ * trapped with the ETHEMAD / event trap IDs.
+ *
+ * Copyright (c) 2026 The switchx2-emu authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "switchx2.h"
+#include "trace.h"
+
+#define SX2_OP_TLV_BYTES        (SX2_OP_TLV_LEN_DW * 4)
+#define SX2_STRING_TLV_BYTES    (SX2_STRING_TLV_LEN_DW * 4)
+
+/* Source MAC the device uses for the frames it originates */
+static const uint8_t sx2_emad_dev_mac[6] = { 0x00, 0x02, 0xc9, 0x01, 0x02,
+                                             0x03 };
+static const uint8_t sx2_emad_host_mac[6] = { 0x01, 0x02, 0xc9, 0x00, 0x00,
+                                              0x01 };
+
+static const char *sx2_emad_status_str(uint8_t status)
+{
+    switch (status) {
+    case SX2_EMAD_STATUS_SUCCESS:            return "success";
+    case SX2_EMAD_STATUS_BUSY:               return "busy";
+    case SX2_EMAD_STATUS_VERSION_NOT_SUPP:   return "version not supported";
+    case SX2_EMAD_STATUS_UNKNOWN_TLV:        return "unknown TLV";
+    case SX2_EMAD_STATUS_REG_NOT_SUPP:       return "register not supported";
+    case SX2_EMAD_STATUS_CLASS_NOT_SUPP:     return "class not supported";
+    case SX2_EMAD_STATUS_METHOD_NOT_SUPP:    return "method not supported";
+    case SX2_EMAD_STATUS_BAD_PARAMETER:      return "bad parameter";
+    case SX2_EMAD_STATUS_RESOURCE_NOT_AVAIL: return "resource not available";
+    case SX2_EMAD_STATUS_INTERNAL_ERROR:     return "internal error";
+    default:                                 return "unknown";
+    }
+}
+
+/*
+ * Process the TLV sequence that starts with the operation TLV at buf[0].
+ * Returns false if no usable operation TLV is present, in which case
+ * nothing was modified and there is no one to answer.
+ */
+bool sx2_reg_access(SwitchX2State *s, uint8_t *buf, size_t len,
+                    const char *via)
+{
+    const SX2RegInfo *reg;
+    size_t off, string_off = 0, reg_off = 0, plen = 0;
+    uint16_t reg_id;
+    uint8_t method, status;
+    uint64_t tid;
+
+    if (len < SX2_OP_TLV_BYTES ||
+        sx2_fget(buf, SX2_TLV_TYPE) != SX2_TLV_OP ||
+        sx2_fget(buf, SX2_TLV_LEN) != SX2_OP_TLV_LEN_DW) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s register access "
+                      "without a valid operation TLV\n", via);
+        return false;
+    }
+    if (sx2_fget(buf, SX2_OP_TLV_R)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s register access is a "
+                      "response, ignored\n", via);
+        return false;
+    }
+    reg_id = sx2_fget(buf, SX2_OP_TLV_REGISTER_ID);
+    method = sx2_fget(buf, SX2_OP_TLV_METHOD);
+    tid = sx2_get64(buf, SX2_OP_TLV_TID_OFF);
+
+    /* Optional string TLV, then the register TLV */
+    off = SX2_OP_TLV_BYTES;
+    if (off + 4 <= len && sx2_fget(buf + off, SX2_TLV_TYPE) == SX2_TLV_STRING) {
+        if (sx2_fget(buf + off, SX2_TLV_LEN) != SX2_STRING_TLV_LEN_DW ||
+            off + SX2_STRING_TLV_BYTES > len) {
+            status = SX2_EMAD_STATUS_BAD_PARAMETER;
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: malformed string "
+                          "TLV\n", via);
+            goto out;
+        }
+        string_off = off;
+        off += SX2_STRING_TLV_BYTES;
+    }
+    if (off + 4 > len || sx2_fget(buf + off, SX2_TLV_TYPE) != SX2_TLV_REG) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: register 0x%04x access "
+                      "without a register TLV\n", via, reg_id);
+        status = SX2_EMAD_STATUS_UNKNOWN_TLV;
+        goto out;
+    }
+    plen = sx2_fget(buf + off, SX2_TLV_LEN);
+    if (plen < 1 || off + plen * 4 > len) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: register 0x%04x TLV "
+                      "length %zu dwords overruns the %zu byte buffer\n",
+                      via, reg_id, plen, len);
+        status = SX2_EMAD_STATUS_BAD_PARAMETER;
+        plen = 0;
+        goto out;
+    }
+    plen = (plen - 1) * 4;
+    reg_off = off + 4;
+
+    if (sx2_fget(buf, SX2_OP_TLV_CLASS) != SX2_EMAD_CLASS_REG_ACCESS) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: EMAD class %u\n", via,
+                      sx2_fget(buf, SX2_OP_TLV_CLASS));
+        status = SX2_EMAD_STATUS_CLASS_NOT_SUPP;
+        goto out;
+    }
+    if (sx2_fget(buf, SX2_OP_TLV_DR)) {
+        /* Direct route EMADs address other devices; there are none */
+        status = SX2_EMAD_STATUS_BAD_PARAMETER;
+        goto out;
+    }
+    if (method != SX2_EMAD_METHOD_QUERY && method != SX2_EMAD_METHOD_WRITE) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: register 0x%04x "
+                      "method %u\n", via, reg_id, method);
+        status = SX2_EMAD_STATUS_METHOD_NOT_SUPP;
+        goto out;
+    }
+    reg = sx2_reg_find(reg_id);
+    if (!reg) {
+        status = SX2_EMAD_STATUS_REG_NOT_SUPP;
+        goto out;
+    }
+    if (plen < reg->len) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: %s payload is %zu "
+                      "bytes, register is %u\n", via, reg->name, plen,
+                      reg->len);
+        status = SX2_EMAD_STATUS_BAD_PARAMETER;
+        goto out;
+    }
+    status = reg->handler(s, buf + reg_off, method == SX2_EMAD_METHOD_WRITE);
+
+out:
+    trace_switchx2_emad(via, reg_id, sx2_reg_name(reg_id), method, tid,
+                        status);
+    sx2_fset(buf, SX2_OP_TLV_R, 1);
+    sx2_fset(buf, SX2_OP_TLV_STATUS, status);
+    if (string_off && status != SX2_EMAD_STATUS_SUCCESS) {
+        char *msg = g_strdup_printf("%s: %s", sx2_reg_name(reg_id),
+                                    sx2_emad_status_str(status));
+
+        memset(buf + string_off + 4, 0, SX2_STRING_TLV_STR_LEN);
+        memcpy(buf + string_off + 4, msg,
+               MIN(strlen(msg), SX2_STRING_TLV_STR_LEN - 1));
+        g_free(msg);
+    }
+    return true;
+}
+
+void sx2_emad_rx_from_cpu(SwitchX2State *s, const uint8_t *frame, size_t len)
+{
+    uint8_t *resp;
+
+    if (len < SX2_EMAD_ETH_HDR_LEN + SX2_OP_TLV_BYTES) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: truncated EMAD frame "
+                      "(%zu bytes) dropped\n", len);
+        return;
+    }
+    if (len > SX2_EMAD_MAX_FRAME) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: oversized EMAD frame "
+                      "(%zu bytes) dropped\n", len);
+        return;
+    }
+    if (sx2_fget(frame, SX2_EMAD_ETH_ETHERTYPE) != SX2_EMAD_ETHERTYPE) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: locally processed frame "
+                      "with ethertype 0x%04x is not an EMAD, dropped\n",
+                      sx2_fget(frame, SX2_EMAD_ETH_ETHERTYPE));
+        return;
+    }
+
+    resp = g_memdup2(frame, len);
+    if (sx2_reg_access(s, resp + SX2_EMAD_ETH_HDR_LEN,
+                       len - SX2_EMAD_ETH_HDR_LEN, "emad")) {
+        /* Answer to whoever asked */
+        memcpy(resp, frame + 6, 6);
+        memcpy(resp + 6, frame, 6);
+        if (!sx2_trap_to_cpu(s, SX2_TRAP_ETHEMAD, SX2_CPU_PORT, resp, len)) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: EMAD response could "
+                          "not be delivered to the CPU\n");
+        }
+    }
+    g_free(resp);
+}
+
+void sx2_emad_send_event(SwitchX2State *s, uint16_t trap_id, uint16_t reg_id,
+                         const uint8_t *payload, size_t plen,
+                         uint16_t sys_port)
+{
+    size_t len = SX2_EMAD_ETH_HDR_LEN + SX2_OP_TLV_BYTES + 4 + plen + 4;
+    g_autofree uint8_t *f = g_malloc0(len);
+    uint8_t *op = f + SX2_EMAD_ETH_HDR_LEN;
+    uint8_t *reg = op + SX2_OP_TLV_BYTES;
+
+    memcpy(f, sx2_emad_host_mac, 6);
+    memcpy(f + 6, sx2_emad_dev_mac, 6);
+    sx2_fset(f, SX2_EMAD_ETH_ETHERTYPE, SX2_EMAD_ETHERTYPE);
+
+    sx2_fset(op, SX2_TLV_TYPE, SX2_TLV_OP);
+    sx2_fset(op, SX2_TLV_LEN, SX2_OP_TLV_LEN_DW);
+    sx2_fset(op, SX2_OP_TLV_REGISTER_ID, reg_id);
+    sx2_fset(op, SX2_OP_TLV_R, 0);
+    sx2_fset(op, SX2_OP_TLV_METHOD, SX2_EMAD_METHOD_EVENT);
+    sx2_fset(op, SX2_OP_TLV_CLASS, SX2_EMAD_CLASS_REG_ACCESS);
+
+    sx2_fset(reg, SX2_TLV_TYPE, SX2_TLV_REG);
+    sx2_fset(reg, SX2_TLV_LEN, plen / 4 + 1);
+    memcpy(reg + 4, payload, plen);
+
+    sx2_fset(reg + 4 + plen, SX2_TLV_TYPE, SX2_TLV_END);
+    sx2_fset(reg + 4 + plen, SX2_TLV_LEN, SX2_END_TLV_LEN_DW);
+
+    trace_switchx2_event(trap_id, reg_id, sys_port);
+    sx2_trap_to_cpu(s, trap_id, sys_port, f, len);
+}

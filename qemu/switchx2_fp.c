@@ -1,0 +1,371 @@
+/*
+ * Mellanox SwitchX-2 switch ASIC emulation: front panel ports
+ *
+ * Each local port 1..ports is a QEMU NIC whose peer is the netdev given
+ * by the portN property.  The port MAC counts frames, enforces the port
+ * MTU and tracks the operational state: up iff the port is
+ * administratively up, has lanes mapped and its netdev link is up.
+ * Operational state changes are reported to the CPU as PUDE events.
+ *
+ * Copyright (c) 2026 The switchx2-emu authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "qapi/error.h"
+#include "net/eth.h"
+#include "switchx2.h"
+#include "trace.h"
+
+SX2Port *sx2_port_get(SwitchX2State *s, uint32_t local_port)
+{
+    if (local_port < 1 || local_port > s->num_ports) {
+        return NULL;
+    }
+    return &s->fp[local_port];
+}
+
+void sx2_port_mac(SwitchX2State *s, unsigned local_port, uint8_t *mac)
+{
+    uint64_t v = 0;
+    unsigned i;
+
+    for (i = 0; i < 6; i++) {
+        v = (v << 8) | s->base_mac.a[i];
+    }
+    v += local_port;
+    for (i = 0; i < 6; i++) {
+        mac[5 - i] = v >> (8 * i);
+    }
+}
+
+uint32_t sx2_port_eth_cap(const SX2Port *p)
+{
+    switch (p->width) {
+    case 4:
+        return SX2_ETH_CAP_1G | SX2_ETH_CAP_10G | SX2_ETH_CAP_40G;
+    case 2:
+    case 1:
+        return SX2_ETH_CAP_1G | SX2_ETH_CAP_10G;
+    default:
+        return 0;
+    }
+}
+
+/* The link mode the port trains to: the fastest one enabled */
+uint32_t sx2_port_eth_oper(const SX2Port *p)
+{
+    static const uint32_t pref[] = {
+        SX2_ETH_40GBASE_CR4, SX2_ETH_40GBASE_SR4, SX2_ETH_40GBASE_LR4_ER4,
+        SX2_ETH_40GBASE_KR4, SX2_ETH_10GBASE_CR, SX2_ETH_10GBASE_SR,
+        SX2_ETH_10GBASE_ER_LR, SX2_ETH_10GBASE_KR, SX2_ETH_10GBASE_CX4,
+        SX2_ETH_10GBASE_KX4, SX2_ETH_1000BASE_KX, SX2_ETH_SGMII,
+    };
+    uint32_t en = p->eth_proto_admin & sx2_port_eth_cap(p);
+    unsigned i;
+
+    for (i = 0; i < ARRAY_SIZE(pref); i++) {
+        if (en & pref[i]) {
+            return pref[i];
+        }
+    }
+    return 0;
+}
+
+static bool sx2_port_link_ok(SX2Port *p)
+{
+    NetClientState *nc;
+
+    if (!p->nic) {
+        return false;
+    }
+    nc = qemu_get_queue(p->nic);
+    return nc->peer && !nc->link_down && !nc->peer->link_down;
+}
+
+/*
+ * The NIC at the far end of this port's cable, or NULL. A switch port is
+ * cabled to a guest NIC through a QEMU hub of exactly two ports (NICs
+ * cannot peer with each other); anything else is not a cable.
+ */
+static NetClientState *sx2_port_far_end(SX2Port *p)
+{
+    NetClientState *nc = qemu_get_queue(p->nic);
+    g_autofree NetClientState **ports = NULL;
+    NetClientState *far = NULL;
+    int hub, id, n, i;
+
+    if (!nc->peer || nc->peer->info->type != NET_CLIENT_DRIVER_HUBPORT ||
+        net_hub_id_for_client(nc->peer, &hub) < 0) {
+        return NULL;
+    }
+    /* Every client but the NICs: the hub ports are among them. */
+    n = qemu_find_net_clients_except(NULL, NULL, NET_CLIENT_DRIVER_NIC, 0);
+    ports = g_new0(NetClientState *, MAX(n, 1));
+    n = qemu_find_net_clients_except(NULL, ports, NET_CLIENT_DRIVER_NIC, n);
+    for (i = 0; i < n; i++) {
+        if (ports[i] == nc->peer ||
+            ports[i]->info->type != NET_CLIENT_DRIVER_HUBPORT ||
+            net_hub_id_for_client(ports[i], &id) < 0 || id != hub) {
+            continue;
+        }
+        if (far || !ports[i]->peer ||
+            ports[i]->peer->info->type != NET_CLIENT_DRIVER_NIC) {
+            return NULL;
+        }
+        far = ports[i]->peer;
+    }
+    return far;
+}
+
+/*
+ * A port that is administratively down has its transmitter off: the link
+ * partner loses carrier. QEMU's hubs do not carry link state, so tell the
+ * far-end NIC directly, and give back only the link we took.
+ */
+static void sx2_port_drive_far_end(SX2Port *p, bool signal)
+{
+    NetClientState *far;
+
+    if (!p->nic || signal == !p->far_end_forced_down) {
+        return;
+    }
+    far = sx2_port_far_end(p);
+    if (!far) {
+        p->far_end_forced_down = false;
+        return;
+    }
+    if (!signal && far->link_down) {
+        return;     /* already down for another reason: not ours */
+    }
+    far->link_down = !signal;
+    p->far_end_forced_down = !signal;
+    trace_switchx2_far_end_link(p->local_port, far->name, signal);
+    if (far->info->link_status_changed) {
+        far->info->link_status_changed(far);
+    }
+}
+
+static void sx2_port_send_pude(SX2Port *p)
+{
+    uint8_t pude[SX2_REG_PUDE_LEN] = { 0 };
+
+    sx2_fset(pude, SX2_REG_PUDE_SWID, p->swid);
+    sx2_fset(pude, SX2_REG_PUDE_LOCAL_PORT, p->local_port);
+    sx2_fset(pude, SX2_REG_PUDE_ADMIN_STATUS, p->admin_status);
+    sx2_fset(pude, SX2_REG_PUDE_OPER_STATUS, p->oper_status);
+    trace_switchx2_pude(p->local_port, p->oper_status);
+    sx2_emad_send_event(p->s, SX2_TRAP_PUDE, SX2_REG_PUDE_ID, pude,
+                        sizeof(pude), p->local_port);
+    if (p->event_mode == SX2_EVENT_SINGLE) {
+        p->event_mode = SX2_EVENT_NONE;
+    }
+}
+
+void sx2_port_update_oper(SX2Port *p)
+{
+    bool admin_up = p->admin_status == SX2_ADMIN_UP ||
+                    p->admin_status == SX2_ADMIN_UP_ONCE;
+    uint8_t oper;
+
+    sx2_port_drive_far_end(p, admin_up && p->width);
+    oper = admin_up && p->width && sx2_port_eth_oper(p) &&
+           sx2_port_link_ok(p) ? SX2_OPER_UP : SX2_OPER_DOWN;
+    if (oper == p->oper_status) {
+        return;
+    }
+    p->oper_status = oper;
+    trace_switchx2_link(p->local_port, oper == SX2_OPER_UP);
+    if (p->event_mode != SX2_EVENT_NONE) {
+        sx2_port_send_pude(p);
+    }
+}
+
+void sx2_port_reset(SX2Port *p)
+{
+    SwitchX2State *s = p->s;
+    unsigned i;
+
+    if (!s) {
+        return;
+    }
+    p->swid = 0;
+    p->system_port = p->local_port;
+    p->admin_status = SX2_ADMIN_DOWN;
+    p->oper_status = SX2_OPER_DOWN;
+    p->event_mode = SX2_EVENT_NONE;
+    p->admin_mtu = SX2_DEFAULT_MTU + ETH_HLEN + 4 + 4;
+    p->proto_mask = SX2_PTYS_PROTO_ETH;
+    p->an_disable = false;
+    p->rxtx_differ = false;
+    p->width = p->local_port >= 1 && p->local_port <= s->num_ports ?
+               SX2_LANES_PER_PORT : 0;
+    sx2_port_drive_far_end(p, false);
+    for (i = 0; i < SX2_LANES_PER_PORT; i++) {
+        p->module[i] = p->width ? p->local_port - 1 : 0;
+        p->tx_lane[i] = p->width ? i : 0;
+        p->rx_lane[i] = p->width ? i : 0;
+    }
+    p->eth_proto_admin = sx2_port_eth_cap(p);
+    p->ib_proto_admin = SX2_IB_PROTO_CAP;
+    p->ib_width_admin = SX2_IB_WIDTH_CAP;
+    p->learn_mode = SX2_LEARN_ENABLE;
+    p->ib_port = 0;
+    sx2_port_mac(s, p->local_port, p->mac);
+    /* Every VID forwarding: 2 bits of 0b11 per VID */
+    memset(p->stp, 0xFF, sizeof(p->stp));
+    memset(&p->cnt, 0, sizeof(p->cnt));
+}
+
+static void sx2_count(SX2PortCounters *c, const uint8_t *buf, size_t len,
+                      bool rx)
+{
+    bool bcast = is_broadcast_ether_addr(buf);
+    bool mcast = !bcast && is_multicast_ether_addr(buf);
+
+    if (rx) {
+        static const size_t hist_max[] = { 64, 127, 255, 511, 1023, 1518,
+                                           2047, 4095, 8191, 10239 };
+        size_t flen = len + 4;      /* with FCS, as the MAC sees it */
+        unsigned i;
+
+        c->rx_frames++;
+        c->rx_octets += len;
+        c->rx_bcast += bcast;
+        c->rx_mcast += mcast;
+        c->rx_ucast += !bcast && !mcast;
+        for (i = 0; i < ARRAY_SIZE(hist_max); i++) {
+            if (flen <= hist_max[i]) {
+                c->rx_hist[i]++;
+                break;
+            }
+        }
+    } else {
+        c->tx_frames++;
+        c->tx_octets += len;
+        c->tx_bcast += bcast;
+        c->tx_mcast += mcast;
+        c->tx_ucast += !bcast && !mcast;
+    }
+}
+
+/* Transmit a frame out of a front panel port */
+void sx2_port_egress(SX2Port *p, const uint8_t *buf, size_t len)
+{
+    uint8_t pad[SX2_MIN_FRAME];
+
+    if (len < ETH_HLEN) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: port %u: runt frame of %zu "
+                      "bytes not sent\n", p->local_port, len);
+        p->cnt.tx_discards++;
+        return;
+    }
+    if (p->oper_status != SX2_OPER_UP) {
+        trace_switchx2_tx_drop(p->local_port, len, "link down");
+        p->cnt.tx_discards++;
+        return;
+    }
+    if (len > p->admin_mtu) {
+        trace_switchx2_tx_drop(p->local_port, len, "exceeds MTU");
+        p->cnt.tx_too_long++;
+        p->cnt.tx_discards++;
+        return;
+    }
+    if (len < SX2_MIN_FRAME) {
+        memcpy(pad, buf, len);
+        memset(pad + len, 0, SX2_MIN_FRAME - len);
+        buf = pad;
+        len = SX2_MIN_FRAME;
+    }
+    trace_switchx2_tx(p->local_port, len);
+    sx2_count(&p->cnt, buf, len, false);
+    qemu_send_packet(qemu_get_queue(p->nic), buf, len);
+}
+
+static bool sx2_port_can_receive(NetClientState *nc)
+{
+    /*
+     * Frames are never held back: like the silicon, the switch drops
+     * (and counts) what it cannot hand to the CPU.
+     */
+    return true;
+}
+
+static ssize_t sx2_port_receive(NetClientState *nc, const uint8_t *buf,
+                                size_t size)
+{
+    SX2Port *p = qemu_get_nic_opaque(nc);
+    SwitchX2State *s = p->s;
+
+    if (s->reset_pending || p->oper_status != SX2_OPER_UP) {
+        trace_switchx2_rx_port_drop(p->local_port, size, "port down");
+        return size;
+    }
+    if (size < ETH_HLEN) {
+        p->cnt.rx_undersize++;
+        return size;
+    }
+    if (size > p->admin_mtu) {
+        trace_switchx2_rx_port_drop(p->local_port, size, "exceeds MTU");
+        p->cnt.rx_too_long++;
+        return size;
+    }
+    sx2_count(&p->cnt, buf, size, true);
+    trace_switchx2_rx(p->local_port, size);
+    sx2_fwd_ingress(s, p, buf, size);
+    return size;
+}
+
+static void sx2_port_link_status_changed(NetClientState *nc)
+{
+    SX2Port *p = qemu_get_nic_opaque(nc);
+
+    sx2_port_update_oper(p);
+}
+
+static NetClientInfo sx2_port_info = {
+    .type = NET_CLIENT_DRIVER_NIC,
+    .size = sizeof(NICState),
+    .can_receive = sx2_port_can_receive,
+    .receive = sx2_port_receive,
+    .link_status_changed = sx2_port_link_status_changed,
+};
+
+bool sx2_fp_realize(SwitchX2State *s, Error **errp)
+{
+    DeviceState *dev = DEVICE(s);
+    unsigned i;
+
+    for (i = 0; i <= SX2_MAX_PORTS; i++) {
+        SX2Port *p = &s->fp[i];
+
+        p->s = s;
+        p->local_port = i;
+    }
+    for (i = 1; i <= s->num_ports; i++) {
+        SX2Port *p = &s->fp[i];
+        g_autofree char *name = dev->id ? g_strdup_printf("%s.p%u",
+                                                          dev->id, i) : NULL;
+
+        sx2_port_mac(s, i, p->conf.macaddr.a);
+        p->nic = qemu_new_nic(&sx2_port_info, &p->conf,
+                              object_get_typename(OBJECT(s)), name,
+                              &dev->mem_reentrancy_guard, p);
+        qemu_format_nic_info_str(qemu_get_queue(p->nic), p->conf.macaddr.a);
+    }
+    return true;
+}
+
+void sx2_fp_unrealize(SwitchX2State *s)
+{
+    unsigned i;
+
+    for (i = 1; i <= SX2_MAX_PORTS; i++) {
+        if (s->fp[i].nic) {
+            qemu_del_nic(s->fp[i].nic);
+            s->fp[i].nic = NULL;
+        }
+    }
+}

@@ -1,0 +1,696 @@
+/*
+ * Mellanox SwitchX-2 switch ASIC emulation: hardware interface
+ *
+ * BAR0 register map, command interface opcodes and statuses, mailbox
+ * layouts, descriptor/completion/event element layouts, EMAD framing,
+ * TX header fields, trap IDs and register IDs, as seen by the host
+ * driver.  All multi-byte fields are big-endian.
+ *
+ * Field descriptors are written as "offset, shift, bits" triplets so
+ * that they can be handed straight to sx2_fget()/sx2_fset().
+ *
+ * Copyright (c) 2026 The switchx2-emu authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#ifndef HW_NET_SWITCHX2_HW_H
+#define HW_NET_SWITCHX2_HW_H
+
+/* PCI identity */
+#define SX2_PCI_VENDOR_ID_MELLANOX      0x15b3
+#define SX2_PCI_DEVICE_ID_SWITCHX2      0xc738
+#define SX2_PCI_REVISION                0x00
+
+/* Front panel / local port space */
+#define SX2_MAX_PORTS                   64      /* local ports 1..64 */
+#define SX2_DEFAULT_PORTS               36      /* SX1036 */
+#define SX2_CPU_PORT                    0
+#define SX2_LANES_PER_PORT              4
+#define SX2_BASE_SPEED_MBPS             10000   /* per lane */
+#define SX2_MAX_MTU                     10000
+#define SX2_DEFAULT_MTU                 1500
+#define SX2_MIN_FRAME                   60
+#define SX2_NUM_SWIDS                   8
+#define SX2_SWID_ALL                    254
+#define SX2_SWID_DISABLED               255
+
+/*
+ * BAR0
+ */
+#define SX2_BAR0_SIZE                   (1 * MiB)
+#define SX2_MMIO_SIZE                   0xF0000 /* registers live below */
+#define SX2_MSIX_TABLE_OFFSET           0xF0000
+#define SX2_MSIX_PBA_OFFSET             0xF8000
+#define SX2_MSIX_VECTORS                1
+
+/* Command interface registers (CIR) */
+#define SX2_CIR_BASE                    0x71000
+#define SX2_CIR_IN_PARAM_HI             (SX2_CIR_BASE + 0x00)
+#define SX2_CIR_IN_PARAM_LO             (SX2_CIR_BASE + 0x04)
+#define SX2_CIR_IN_MODIFIER             (SX2_CIR_BASE + 0x08)
+#define SX2_CIR_OUT_PARAM_HI            (SX2_CIR_BASE + 0x0C)
+#define SX2_CIR_OUT_PARAM_LO            (SX2_CIR_BASE + 0x10)
+#define SX2_CIR_TOKEN                   (SX2_CIR_BASE + 0x14)
+#define SX2_CIR_CTRL                    (SX2_CIR_BASE + 0x18)
+#define SX2_CIR_END                     (SX2_CIR_BASE + 0x1C)
+#define SX2_CIR_CTRL_GO                 (1u << 23)
+#define SX2_CIR_CTRL_EVREQ              (1u << 22)
+#define SX2_CIR_CTRL_OPMOD_SHIFT        12
+#define SX2_CIR_CTRL_OPMOD_MASK         0xF
+#define SX2_CIR_CTRL_OPCODE_MASK        0xFFF
+#define SX2_CIR_CTRL_STATUS_SHIFT       24
+
+/* Firmware ready / system status */
+#define SX2_FW_READY                    0xA1844
+#define SX2_FW_READY_MAGIC              0x5E
+
+/* Free running clock and UTC (offsets reported by QUERY_FW) */
+#define SX2_FRC_OFFSET                  0xA1000 /* H at +0, L at +4 */
+#define SX2_UTC_SEC_OFFSET              0xA1010
+#define SX2_UTC_NSEC_OFFSET             0xA1014
+
+/* Doorbell page (offset reported by QUERY_FW) */
+#define SX2_DB_PAGE_OFFSET              0x80000
+#define SX2_DB_SDQ                      0x000
+#define SX2_DB_RDQ                      0x200
+#define SX2_DB_CQ                       0x400
+#define SX2_DB_EQ                       0x600
+#define SX2_DB_ARM_CQ                   0x800
+#define SX2_DB_ARM_EQ                   0xA00
+#define SX2_DB_TYPE_SIZE                0x200
+#define SX2_DB_PAGE_SIZE                0xC00
+
+/*
+ * Asynchronous queues
+ */
+#define SX2_PAGE_SIZE                   4096
+#define SX2_AQ_MAX_PAGES                8
+#define SX2_NUM_SDQS                    4
+#define SX2_NUM_RDQS                    24
+#define SX2_NUM_CQS                     (SX2_NUM_SDQS + SX2_NUM_RDQS)
+#define SX2_NUM_EQS                     2
+#define SX2_EQ_ASYNC                    0       /* command completions */
+#define SX2_EQ_COMP                     1
+#define SX2_WQE_SIZE                    32
+#define SX2_CQE_SIZE                    16      /* CQE version 0 */
+#define SX2_EQE_SIZE                    16
+#define SX2_LOG_MAX_DQ_SZ               10      /* 1024 WQEs = 8 pages */
+#define SX2_LOG_MAX_CQ_SZ               11      /* 2048 CQEs = 8 pages */
+#define SX2_LOG_MAX_EQ_SZ               11
+#define SX2_WQE_SG_ENTRIES              3
+#define SX2_MAX_SG_SQ                   3
+#define SX2_MAX_SG_RQ                   3
+
+/* WQE */
+#define SX2_WQE_C                       0x00, 31, 1
+#define SX2_WQE_LP                      0x00, 30, 1
+#define SX2_WQE_TYPE                    0x00, 23, 4
+#define SX2_WQE_TYPE_ETHERNET           0xA
+#define SX2_WQE_BYTE_COUNT_OFF(i)       (0x02 + 2 * (i))        /* 14 bits */
+#define SX2_WQE_BYTE_COUNT_MASK         0x3FFF
+#define SX2_WQE_ADDR_OFF(i)             (0x08 + 8 * (i))
+
+/* CQE, version 0 */
+#define SX2_CQE_LAG                     0x00, 23, 1
+#define SX2_CQE_SYSTEM_PORT             0x00, 0, 16
+#define SX2_CQE_WQE_COUNTER             0x04, 16, 16
+#define SX2_CQE_BYTE_COUNT              0x04, 0, 14
+#define SX2_CQE_TRAP_ID                 0x08, 0, 10
+#define SX2_CQE_CRC                     0x0C, 8, 1
+#define SX2_CQE_E                       0x0C, 7, 1
+#define SX2_CQE_SR                      0x0C, 6, 1
+#define SX2_CQE_DQN                     0x0C, 1, 5
+#define SX2_CQE_OWNER                   0x0C, 0, 1
+
+/* EQE */
+#define SX2_EQE_EVENT_TYPE              0x0C, 24, 8
+#define SX2_EQE_EVENT_SUB_TYPE          0x0C, 16, 8
+#define SX2_EQE_CQN                     0x0C, 8, 7
+#define SX2_EQE_OWNER                   0x0C, 0, 1
+#define SX2_EQE_CMD_TOKEN               0x00, 16, 16
+#define SX2_EQE_CMD_STATUS              0x00, 0, 8
+#define SX2_EQE_CMD_OUT_PARAM_H         0x04, 0, 32
+#define SX2_EQE_CMD_OUT_PARAM_L         0x08, 0, 32
+#define SX2_EQE_TYPE_COMP               0x00
+#define SX2_EQE_TYPE_CMD                0x0A
+
+/*
+ * Command interface
+ */
+#define SX2_MBOX_SIZE                   4096
+
+enum {
+    SX2_CMD_QUERY_AQ_CAP        = 0x003,
+    SX2_CMD_QUERY_FW            = 0x004,
+    SX2_CMD_QUERY_BOARDINFO     = 0x006,
+    SX2_CMD_SW2HW_EQ            = 0x013,
+    SX2_CMD_HW2SW_EQ            = 0x014,
+    SX2_CMD_QUERY_EQ            = 0x015,
+    SX2_CMD_SW2HW_CQ            = 0x016,
+    SX2_CMD_HW2SW_CQ            = 0x017,
+    SX2_CMD_QUERY_CQ            = 0x018,
+    SX2_CMD_2ERR_DQ             = 0x01E,
+    SX2_CMD_QUERY_DQ            = 0x022,
+    SX2_CMD_ACCESS_REG          = 0x040,
+    SX2_CMD_CONFIG_PROFILE      = 0x100,
+    SX2_CMD_QUERY_RESOURCES     = 0x101,
+    SX2_CMD_SW2HW_DQ            = 0x201,
+    SX2_CMD_HW2SW_DQ            = 0x202,
+    SX2_CMD_UNMAP_FA            = 0xFFE,
+    SX2_CMD_MAP_FA              = 0xFFF,
+};
+
+enum {
+    SX2_CMD_STATUS_OK           = 0x00,
+    SX2_CMD_STATUS_INTERNAL_ERR = 0x01,
+    SX2_CMD_STATUS_BAD_OP       = 0x02,
+    SX2_CMD_STATUS_BAD_PARAM    = 0x03,
+    SX2_CMD_STATUS_BAD_SYS_STATE = 0x04,
+    SX2_CMD_STATUS_BAD_RESOURCE = 0x05,
+    SX2_CMD_STATUS_RESOURCE_BUSY = 0x06,
+    SX2_CMD_STATUS_EXCEED_LIM   = 0x08,
+    SX2_CMD_STATUS_BAD_RES_STATE = 0x09,
+    SX2_CMD_STATUS_BAD_INDEX    = 0x0A,
+    SX2_CMD_STATUS_BAD_NVMEM    = 0x0B,
+    SX2_CMD_STATUS_RUNNING_RESET = 0x26,
+    SX2_CMD_STATUS_BAD_PKT      = 0x30,
+};
+
+#define SX2_OPMOD_SDQ                   0
+#define SX2_OPMOD_RDQ                   1
+#define SX2_OPMOD_CONFIG_PROFILE_SET    1
+
+/* QUERY_FW output mailbox */
+#define SX2_QFW_FW_PAGES                0x00, 16, 16
+#define SX2_QFW_FW_REV_MAJOR            0x00, 0, 16
+#define SX2_QFW_FW_REV_SUBMINOR         0x04, 16, 16
+#define SX2_QFW_FW_REV_MINOR            0x04, 0, 16
+#define SX2_QFW_CORE_CLK                0x08, 16, 16
+#define SX2_QFW_CMD_IF_REV              0x08, 0, 16
+#define SX2_QFW_API_VERSION             0x0C, 0, 16
+#define SX2_QFW_FW_HOUR                 0x10, 24, 8
+#define SX2_QFW_FW_MINUTES              0x10, 16, 8
+#define SX2_QFW_FW_SECONDS              0x10, 8, 8
+#define SX2_QFW_FW_YEAR                 0x14, 16, 16
+#define SX2_QFW_FW_MONTH                0x14, 8, 8
+#define SX2_QFW_FW_DAY                  0x14, 0, 8
+#define SX2_QFW_DB_PAGE_OFFSET          0x40    /* 64 bit */
+#define SX2_QFW_DB_PAGE_BAR             0x48, 30, 2
+#define SX2_QFW_FRC_OFFSET              0x50    /* 64 bit */
+#define SX2_QFW_FRC_BAR                 0x58, 30, 2
+#define SX2_QFW_UTC_SEC_OFFSET          0x70    /* 64 bit */
+#define SX2_QFW_UTC_SEC_BAR             0x78, 30, 2
+#define SX2_QFW_UTC_NSEC_OFFSET         0x80    /* 64 bit */
+#define SX2_QFW_UTC_NSEC_BAR            0x88, 30, 2
+#define SX2_CMD_IF_REV                  1
+#define SX2_FW_PAGES                    16
+#define SX2_CORE_CLK_MHZ                300
+
+/* QUERY_BOARDINFO output mailbox */
+#define SX2_QBI_INTAPIN                 0x10, 24, 8
+#define SX2_QBI_VSD_VENDOR_ID           0x1C, 0, 16
+#define SX2_QBI_VSD_OFF                 0x20
+#define SX2_QBI_VSD_LEN                 208
+#define SX2_QBI_PSID_OFF                0xF0
+#define SX2_PSID_LEN                    16
+
+/* QUERY_AQ_CAP output mailbox */
+#define SX2_QAQ_LOG_MAX_SDQ_SZ          0x00, 24, 8
+#define SX2_QAQ_MAX_NUM_SDQS            0x00, 0, 8
+#define SX2_QAQ_LOG_MAX_RDQ_SZ          0x04, 24, 8
+#define SX2_QAQ_MAX_NUM_RDQS            0x04, 0, 8
+#define SX2_QAQ_LOG_MAX_CQ_SZ           0x08, 24, 8
+#define SX2_QAQ_LOG_MAX_CQV2_SZ         0x08, 16, 8
+#define SX2_QAQ_MAX_NUM_CQS             0x08, 0, 8
+#define SX2_QAQ_LOG_MAX_EQ_SZ           0x0C, 24, 8
+#define SX2_QAQ_MAX_NUM_EQS             0x0C, 0, 8
+#define SX2_QAQ_MAX_SG_SQ               0x10, 8, 8
+#define SX2_QAQ_MAX_SG_RQ               0x10, 0, 8
+
+/* MAP_FA input mailbox: in_modifier = number of entries */
+#define SX2_MAP_FA_MAX_ENTRIES          32
+#define SX2_MAP_FA_PA_OFF(i)            (0x00 + 8 * (i))        /* 64 bit */
+#define SX2_MAP_FA_PA_MASK              (~0xFFFull)
+#define SX2_MAP_FA_LOG2SIZE_OFF(i)      (0x04 + 8 * (i))
+#define SX2_MAP_FA_LOG2SIZE_MASK        0x1F
+
+/* CONFIG_PROFILE input mailbox */
+#define SX2_CP_SET_CQE_VERSION          0x08, 0, 1
+#define SX2_CP_SET_CQE_TS_TYPE          0x08, 2, 1
+#define SX2_CP_SET_MASK_OFF             0x0C
+#define SX2_CP_SET_MAX_VEPA             (1u << 0)
+#define SX2_CP_SET_MAX_LAG              (1u << 1)
+#define SX2_CP_SET_MAX_PORT_PER_LAG     (1u << 2)
+#define SX2_CP_SET_MAX_MID              (1u << 3)
+#define SX2_CP_SET_MAX_PGT              (1u << 4)
+#define SX2_CP_SET_MAX_SYSTEM_PORT      (1u << 5)
+#define SX2_CP_SET_MAX_VLAN_GROUPS      (1u << 6)
+#define SX2_CP_SET_MAX_REGIONS          (1u << 7)
+#define SX2_CP_SET_FLOOD_MODE           (1u << 8)
+#define SX2_CP_SET_FLOOD_TABLES         (1u << 9)
+#define SX2_CP_SET_MAX_IB_MC            (1u << 12)
+#define SX2_CP_SET_MAX_PKEY             (1u << 13)
+#define SX2_CP_SET_AR_GROUP_CAP         (1u << 14)
+#define SX2_CP_SET_AR_SEC               (1u << 15)
+#define SX2_CP_SET_UBRIDGE              (1u << 22)
+#define SX2_CP_SET_KVD_LINEAR           (1u << 24)
+#define SX2_CP_SET_KVD_HASH_SINGLE      (1u << 25)
+#define SX2_CP_SET_KVD_HASH_DOUBLE      (1u << 26)
+#define SX2_CP_MAX_VEPA_CHANNELS        0x10, 0, 8
+#define SX2_CP_MAX_LAG                  0x14, 0, 16
+#define SX2_CP_MAX_PORT_PER_LAG         0x18, 0, 16
+#define SX2_CP_MAX_MID                  0x1C, 0, 16
+#define SX2_CP_MAX_PGT                  0x20, 0, 16
+#define SX2_CP_MAX_SYSTEM_PORT          0x24, 0, 16
+#define SX2_CP_MAX_VLAN_GROUPS          0x28, 0, 12
+#define SX2_CP_MAX_REGIONS              0x2C, 0, 16
+#define SX2_CP_MAX_FLOOD_TABLES         0x30, 16, 4
+#define SX2_CP_MAX_VID_FLOOD_TABLES     0x30, 8, 4
+#define SX2_CP_FLOOD_MODE               0x30, 0, 2
+#define SX2_CP_MAX_FID_OFFSET_FT        0x34, 24, 4
+#define SX2_CP_FID_OFFSET_FT_SIZE       0x34, 0, 16
+#define SX2_CP_MAX_FID_FT               0x38, 24, 4
+#define SX2_CP_FID_FT_SIZE              0x38, 0, 16
+#define SX2_CP_MAX_IB_MC                0x40, 0, 15
+#define SX2_CP_MAX_PKEY                 0x44, 0, 15
+#define SX2_CP_UBRIDGE                  0x50, 4, 1
+#define SX2_CP_SWID_MASK(i)             (0x60 + 8 * (i)), 24, 8
+#define SX2_CP_SWID_TYPE(i)             (0x60 + 8 * (i)), 20, 4
+#define SX2_CP_SWID_PROPS(i)            (0x60 + 8 * (i)), 0, 8
+#define SX2_CP_CQE_VERSION              0xB0, 0, 8
+#define SX2_SWID_TYPE_NONE              0
+#define SX2_SWID_TYPE_IB                1
+#define SX2_SWID_TYPE_ETH               2
+#define SX2_MAX_FLOOD_TABLES            8
+
+/* SW2HW_DQ input mailbox; in_modifier = DQ number */
+#define SX2_DQ_CQ                       0x00, 24, 8
+#define SX2_DQ_SDQ_LP                   0x00, 23, 1
+#define SX2_DQ_SDQ_TCLASS               0x00, 16, 6
+#define SX2_DQ_LOG2_DQ_SZ               0x00, 0, 6      /* log2 of pages */
+#define SX2_DQ_PA_OFF(i)                (0x10 + 8 * (i))
+#define SX2_DQ_PA_MASK                  (~0xFFFull)
+
+/* SW2HW_CQ input mailbox; in_modifier = CQ number */
+#define SX2_CQ_CQE_VER                  0x00, 28, 4
+#define SX2_CQ_C_EQN                    0x00, 24, 1
+#define SX2_CQ_ST                       0x00, 8, 1
+#define SX2_CQ_LOG_CQ_SIZE              0x00, 0, 4
+#define SX2_CQ_PRODUCER_COUNTER         0x04, 0, 16
+#define SX2_CQ_PA_OFF(i)                (0x10 + 8 * (i))
+#define SX2_CQ_PA_MASK                  (~0x7FFull)
+
+/* SW2HW_EQ input mailbox; in_modifier = EQ number */
+#define SX2_EQ_INT_MSIX                 0x00, 24, 1
+#define SX2_EQ_ST                       0x00, 8, 2
+#define SX2_EQ_LOG_EQ_SIZE              0x00, 0, 4
+#define SX2_EQ_PRODUCER_COUNTER         0x04, 0, 16
+#define SX2_EQ_PA_OFF(i)                (0x10 + 8 * (i))
+#define SX2_EQ_PA_MASK                  (~0x7FFull)
+#define SX2_EQ_ST_FIRED                 0
+#define SX2_EQ_ST_ARMED                 1
+#define SX2_EQ_ST_ALWAYS_ARMED          3
+
+/*
+ * TX header (prepended by the driver to every packet on an SDQ)
+ */
+#define SX2_TXHDR_LEN                   0x10
+#define SX2_TXHDR_VERSION               0x00, 28, 4
+#define SX2_TXHDR_CTL                   0x00, 26, 2
+#define SX2_TXHDR_PROTO                 0x00, 21, 3
+#define SX2_TXHDR_ETCLASS               0x00, 18, 3
+#define SX2_TXHDR_SWID                  0x00, 12, 3
+#define SX2_TXHDR_PORT_MID              0x04, 16, 16
+#define SX2_TXHDR_CTCLASS3              0x04, 14, 1
+#define SX2_TXHDR_RDQ                   0x04, 9, 5
+#define SX2_TXHDR_CPU_SIG               0x04, 0, 9
+#define SX2_TXHDR_SIG                   0x0C, 16, 16
+#define SX2_TXHDR_STCLASS               0x0C, 13, 3
+#define SX2_TXHDR_EMAD                  0x0C, 5, 1
+#define SX2_TXHDR_TYPE                  0x0C, 0, 4
+#define SX2_TXHDR_VERSION_0             0
+#define SX2_TXHDR_CTL_ETH_CTL           0
+#define SX2_TXHDR_CTL_ETH_DATA          1
+#define SX2_TXHDR_PROTO_ETH             1
+
+/*
+ * EMAD (Ethernet Management Datagram) framing
+ */
+#define SX2_EMAD_ETH_HDR_LEN            0x10
+#define SX2_EMAD_ETHERTYPE              0x8932
+#define SX2_EMAD_ETH_ETHERTYPE          0x0C, 16, 16
+#define SX2_EMAD_ETH_MLX_PROTO          0x0C, 8, 8
+#define SX2_EMAD_ETH_VER                0x0C, 4, 4
+#define SX2_EMAD_MAX_FRAME              4096
+
+#define SX2_TLV_TYPE                    0x00, 27, 5
+#define SX2_TLV_LEN                     0x00, 16, 11    /* in dwords */
+enum {
+    SX2_TLV_END         = 0,
+    SX2_TLV_OP          = 1,
+    SX2_TLV_STRING      = 2,
+    SX2_TLV_REG         = 3,
+};
+#define SX2_OP_TLV_LEN_DW               4
+#define SX2_STRING_TLV_LEN_DW           33
+#define SX2_STRING_TLV_STR_LEN          128
+#define SX2_END_TLV_LEN_DW              1
+
+#define SX2_OP_TLV_DR                   0x00, 15, 1
+#define SX2_OP_TLV_STATUS               0x00, 8, 7
+#define SX2_OP_TLV_REGISTER_ID          0x04, 16, 16
+#define SX2_OP_TLV_R                    0x04, 15, 1
+#define SX2_OP_TLV_METHOD               0x04, 8, 7
+#define SX2_OP_TLV_CLASS                0x04, 0, 8
+#define SX2_OP_TLV_TID_OFF              0x08    /* 64 bit */
+
+#define SX2_EMAD_CLASS_REG_ACCESS       1
+#define SX2_EMAD_METHOD_QUERY           1
+#define SX2_EMAD_METHOD_WRITE           2
+#define SX2_EMAD_METHOD_SEND            3
+#define SX2_EMAD_METHOD_EVENT           5
+
+enum {
+    SX2_EMAD_STATUS_SUCCESS             = 0x00,
+    SX2_EMAD_STATUS_BUSY                = 0x01,
+    SX2_EMAD_STATUS_VERSION_NOT_SUPP    = 0x02,
+    SX2_EMAD_STATUS_UNKNOWN_TLV         = 0x03,
+    SX2_EMAD_STATUS_REG_NOT_SUPP        = 0x04,
+    SX2_EMAD_STATUS_CLASS_NOT_SUPP      = 0x05,
+    SX2_EMAD_STATUS_METHOD_NOT_SUPP     = 0x06,
+    SX2_EMAD_STATUS_BAD_PARAMETER       = 0x07,
+    SX2_EMAD_STATUS_RESOURCE_NOT_AVAIL  = 0x08,
+    SX2_EMAD_STATUS_MSG_RECEIPT_ACK     = 0x09,
+    SX2_EMAD_STATUS_INTERNAL_ERROR      = 0x70,
+};
+
+/*
+ * Trap IDs
+ */
+#define SX2_TRAP_ID_MAX                 0x400
+enum {
+    SX2_TRAP_FDB_MC             = 0x01,
+    SX2_TRAP_MFDE               = 0x03,
+    SX2_TRAP_ETHEMAD            = 0x05,
+    SX2_TRAP_PUDE               = 0x08,
+    SX2_TRAP_PMPE               = 0x09,
+    SX2_TRAP_STP                = 0x10,
+    SX2_TRAP_LACP               = 0x11,
+    SX2_TRAP_EAPOL              = 0x12,
+    SX2_TRAP_LLDP               = 0x13,
+    SX2_TRAP_MMRP               = 0x14,
+    SX2_TRAP_MVRP               = 0x15,
+    SX2_TRAP_RPVST              = 0x16,
+    SX2_TRAP_DHCP               = 0x19,
+    SX2_TRAP_IGMP_QUERY         = 0x30,
+    SX2_TRAP_IGMP_V1_REPORT     = 0x31,
+    SX2_TRAP_IGMP_V2_REPORT     = 0x32,
+    SX2_TRAP_IGMP_V2_LEAVE      = 0x33,
+    SX2_TRAP_IGMP_V3_REPORT     = 0x34,
+};
+
+/* Frame classification for the control protocol traps */
+#define SX2_ETHERTYPE_SLOW              0x8809
+#define SX2_ETHERTYPE_EAPOL             0x888E
+#define SX2_ETHERTYPE_LLDP              0x88CC
+#define SX2_IPPROTO_IGMP                2
+
+/*
+ * Registers (accessed through EMAD or ACCESS_REG)
+ */
+#define SX2_REG_SGCR_ID                 0x2000
+#define SX2_REG_SGCR_LEN                0x10
+#define SX2_REG_SGCR_LLB                0x04, 0, 1
+
+#define SX2_REG_SPAD_ID                 0x2002
+#define SX2_REG_SPAD_LEN                0x10
+#define SX2_REG_SPAD_BASE_MAC_OFF       0x02
+
+#define SX2_REG_SSPR_ID                 0x2008
+#define SX2_REG_SSPR_LEN                0x08
+#define SX2_REG_SSPR_M                  0x00, 31, 1
+#define SX2_REG_SSPR_LOCAL_PORT         0x00, 16, 8
+#define SX2_REG_SSPR_LP_MSB             0x00, 12, 2
+#define SX2_REG_SSPR_SUB_PORT           0x00, 8, 8
+#define SX2_REG_SSPR_SYSTEM_PORT        0x04, 0, 16
+
+#define SX2_REG_SPMS_ID                 0x200D
+#define SX2_REG_SPMS_LEN                0x404
+#define SX2_REG_SPMS_LOCAL_PORT         0x00, 16, 8
+#define SX2_REG_SPMS_LP_MSB             0x00, 12, 2
+#define SX2_REG_SPMS_STATE_OFF          0x04    /* 2 bits per VID */
+#define SX2_REG_SPMS_STATE_BYTES        0x400
+#define SX2_STP_NO_CHANGE               0
+#define SX2_STP_DISCARDING              1
+#define SX2_STP_LEARNING                2
+#define SX2_STP_FORWARDING              3
+
+#define SX2_REG_SFGC_ID                 0x2011
+#define SX2_REG_SFGC_LEN                0x10
+#define SX2_REG_SFGC_TYPE               0x00, 0, 4
+#define SX2_REG_SFGC_BRIDGE_TYPE        0x04, 24, 3
+#define SX2_REG_SFGC_TABLE_TYPE         0x04, 16, 3
+#define SX2_REG_SFGC_FLOOD_TABLE        0x04, 0, 6
+#define SX2_REG_SFGC_MID                0x08, 0, 16
+#define SX2_REG_SFGC_COUNTER_SET_TYPE   0x0C, 24, 8
+#define SX2_REG_SFGC_COUNTER_INDEX      0x0C, 0, 24
+enum {
+    SX2_SFGC_TYPE_BROADCAST             = 0,
+    SX2_SFGC_TYPE_UNKNOWN_UNICAST       = 1,
+    SX2_SFGC_TYPE_UNREG_MC_IPV4         = 2,
+    SX2_SFGC_TYPE_UNREG_MC_IPV6         = 3,
+    SX2_SFGC_TYPE_RESERVED              = 4,
+    SX2_SFGC_TYPE_UNREG_MC_NON_IP       = 5,
+    SX2_SFGC_TYPE_IPV4_LINK_LOCAL       = 6,
+    SX2_SFGC_TYPE_IPV6_ALL_HOST         = 7,
+    SX2_SFGC_TYPE_MAX                   = 8,
+};
+#define SX2_SFGC_BRIDGE_TYPES           2
+enum {
+    SX2_FT_TYPE_ANY             = 0,
+    SX2_FT_TYPE_VID             = 1,
+    SX2_FT_TYPE_SINGLE          = 2,
+    SX2_FT_TYPE_FID_OFFSET      = 3,
+    SX2_FT_TYPE_FID             = 4,
+};
+
+#define SX2_REG_SFTR_ID                 0x2012
+#define SX2_REG_SFTR_LEN                0x420
+#define SX2_REG_SFTR_SWID               0x00, 24, 8
+#define SX2_REG_SFTR_FLOOD_TABLE        0x00, 16, 6
+#define SX2_REG_SFTR_INDEX              0x00, 0, 16
+#define SX2_REG_SFTR_TABLE_TYPE         0x04, 16, 3
+#define SX2_REG_SFTR_RANGE              0x04, 0, 16
+#define SX2_REG_SFTR_PORT_OFF           0x20    /* 1 bit per port */
+#define SX2_REG_SFTR_PORT_MASK_OFF      0x220
+#define SX2_REG_SFTR_BITMAP_BYTES       0x20
+#define SX2_FT_MAX_INDEX                4096
+
+#define SX2_REG_SPMLR_ID                0x2018
+#define SX2_REG_SPMLR_LEN               0x08
+#define SX2_REG_SPMLR_LOCAL_PORT        0x00, 16, 8
+#define SX2_REG_SPMLR_LP_MSB            0x00, 12, 2
+#define SX2_REG_SPMLR_SUB_PORT          0x00, 8, 8
+#define SX2_REG_SPMLR_LEARN_MODE        0x04, 30, 2
+#define SX2_LEARN_DISABLE               0
+#define SX2_LEARN_ENABLE                2
+#define SX2_LEARN_SEC                   3
+
+#define SX2_REG_PMLP_ID                 0x5002
+#define SX2_REG_PMLP_LEN                0x40
+#define SX2_REG_PMLP_RXTX               0x00, 31, 1
+#define SX2_REG_PMLP_LOCAL_PORT         0x00, 16, 8
+#define SX2_REG_PMLP_LP_MSB             0x00, 12, 2
+#define SX2_REG_PMLP_WIDTH              0x00, 0, 8
+#define SX2_REG_PMLP_MODULE(i)          (0x04 + 4 * (i)), 0, 8
+#define SX2_REG_PMLP_TX_LANE(i)         (0x04 + 4 * (i)), 16, 4
+#define SX2_REG_PMLP_RX_LANE(i)         (0x04 + 4 * (i)), 24, 4
+
+#define SX2_REG_PMTU_ID                 0x5003
+#define SX2_REG_PMTU_LEN                0x10
+#define SX2_REG_PMTU_LOCAL_PORT         0x00, 16, 8
+#define SX2_REG_PMTU_LP_MSB             0x00, 12, 2
+#define SX2_REG_PMTU_MAX_MTU            0x04, 16, 16
+#define SX2_REG_PMTU_ADMIN_MTU          0x08, 16, 16
+#define SX2_REG_PMTU_OPER_MTU           0x0C, 16, 16
+
+#define SX2_REG_PTYS_ID                 0x5004
+#define SX2_REG_PTYS_LEN                0x40
+#define SX2_REG_PTYS_AN_DISABLE_ADMIN   0x00, 30, 1
+#define SX2_REG_PTYS_LOCAL_PORT         0x00, 16, 8
+#define SX2_REG_PTYS_LP_MSB             0x00, 12, 2
+#define SX2_REG_PTYS_PROTO_MASK         0x00, 0, 3
+#define SX2_REG_PTYS_AN_STATUS          0x04, 28, 4
+#define SX2_REG_PTYS_EXT_ETH_CAP        0x08, 0, 32
+#define SX2_REG_PTYS_ETH_CAP            0x0C, 0, 32
+#define SX2_REG_PTYS_IB_WIDTH_CAP       0x10, 16, 16
+#define SX2_REG_PTYS_IB_PROTO_CAP       0x10, 0, 16
+#define SX2_REG_PTYS_EXT_ETH_ADMIN      0x14, 0, 32
+#define SX2_REG_PTYS_ETH_ADMIN          0x18, 0, 32
+#define SX2_REG_PTYS_IB_WIDTH_ADMIN     0x1C, 16, 16
+#define SX2_REG_PTYS_IB_PROTO_ADMIN     0x1C, 0, 16
+#define SX2_REG_PTYS_EXT_ETH_OPER       0x20, 0, 32
+#define SX2_REG_PTYS_ETH_OPER           0x24, 0, 32
+#define SX2_REG_PTYS_IB_WIDTH_OPER      0x28, 16, 16
+#define SX2_REG_PTYS_IB_PROTO_OPER      0x28, 0, 16
+#define SX2_REG_PTYS_CONNECTOR_TYPE     0x2C, 0, 4
+#define SX2_PTYS_PROTO_IB               (1u << 0)
+#define SX2_PTYS_PROTO_ETH              (1u << 2)
+#define SX2_PTYS_AN_STATUS_NA           0
+#define SX2_PTYS_AN_STATUS_OK           1
+#define SX2_PTYS_CONNECTOR_DA           7
+#define SX2_ETH_SGMII                   (1u << 0)
+#define SX2_ETH_1000BASE_KX             (1u << 1)
+#define SX2_ETH_10GBASE_CX4             (1u << 2)
+#define SX2_ETH_10GBASE_KX4             (1u << 3)
+#define SX2_ETH_10GBASE_KR              (1u << 4)
+#define SX2_ETH_40GBASE_CR4             (1u << 6)
+#define SX2_ETH_40GBASE_KR4             (1u << 7)
+#define SX2_ETH_10GBASE_CR              (1u << 12)
+#define SX2_ETH_10GBASE_SR              (1u << 13)
+#define SX2_ETH_10GBASE_ER_LR           (1u << 14)
+#define SX2_ETH_40GBASE_SR4             (1u << 15)
+#define SX2_ETH_40GBASE_LR4_ER4         (1u << 16)
+#define SX2_ETH_CAP_1G                  (SX2_ETH_SGMII | SX2_ETH_1000BASE_KX)
+#define SX2_ETH_CAP_10G                 (SX2_ETH_10GBASE_CX4 | \
+                                         SX2_ETH_10GBASE_KX4 | \
+                                         SX2_ETH_10GBASE_KR | \
+                                         SX2_ETH_10GBASE_CR | \
+                                         SX2_ETH_10GBASE_SR | \
+                                         SX2_ETH_10GBASE_ER_LR)
+#define SX2_ETH_CAP_40G                 (SX2_ETH_40GBASE_CR4 | \
+                                         SX2_ETH_40GBASE_KR4 | \
+                                         SX2_ETH_40GBASE_SR4 | \
+                                         SX2_ETH_40GBASE_LR4_ER4)
+#define SX2_IB_PROTO_CAP                0x1F    /* SDR, DDR, QDR, FDR10, FDR */
+#define SX2_IB_WIDTH_CAP                0x07    /* 1x, 2x, 4x */
+
+#define SX2_REG_PPAD_ID                 0x5005
+#define SX2_REG_PPAD_LEN                0x10
+#define SX2_REG_PPAD_SINGLE_BASE_MAC    0x00, 28, 1
+#define SX2_REG_PPAD_LOCAL_PORT         0x00, 16, 8
+#define SX2_REG_PPAD_LP_MSB             0x00, 24, 2
+#define SX2_REG_PPAD_MAC_OFF            0x02
+
+#define SX2_REG_PAOS_ID                 0x5006
+#define SX2_REG_PAOS_LEN                0x10
+#define SX2_REG_PAOS_SWID               0x00, 24, 8
+#define SX2_REG_PAOS_LOCAL_PORT         0x00, 16, 8
+#define SX2_REG_PAOS_LP_MSB             0x00, 12, 2
+#define SX2_REG_PAOS_ADMIN_STATUS       0x00, 8, 4
+#define SX2_REG_PAOS_OPER_STATUS        0x00, 0, 4
+#define SX2_REG_PAOS_ASE                0x04, 31, 1
+#define SX2_REG_PAOS_EE                 0x04, 30, 1
+#define SX2_REG_PAOS_E                  0x04, 0, 2
+#define SX2_ADMIN_UP                    1
+#define SX2_ADMIN_DOWN                  2
+#define SX2_ADMIN_UP_ONCE               3
+#define SX2_ADMIN_DISABLED              4
+#define SX2_OPER_UP                     1
+#define SX2_OPER_DOWN                   2
+#define SX2_OPER_FAILURE                4
+#define SX2_EVENT_NONE                  0
+#define SX2_EVENT_GENERATE              1
+#define SX2_EVENT_SINGLE                2
+
+#define SX2_REG_PPCNT_ID                0x5008
+#define SX2_REG_PPCNT_LEN               0x100
+#define SX2_REG_PPCNT_SWID              0x00, 24, 8
+#define SX2_REG_PPCNT_LOCAL_PORT        0x00, 16, 8
+#define SX2_REG_PPCNT_PNAT              0x00, 14, 2
+#define SX2_REG_PPCNT_LP_MSB            0x00, 12, 2
+#define SX2_REG_PPCNT_GRP               0x00, 0, 6
+#define SX2_REG_PPCNT_CLR               0x04, 31, 1
+#define SX2_REG_PPCNT_PRIO_TC           0x04, 0, 5
+#define SX2_PPCNT_CNT_OFF               0x08
+enum {
+    SX2_PPCNT_IEEE_8023         = 0x00,
+    SX2_PPCNT_RFC_2863          = 0x01,
+    SX2_PPCNT_RFC_2819          = 0x02,
+    SX2_PPCNT_RFC_3635          = 0x03,
+    SX2_PPCNT_EXT               = 0x05,
+    SX2_PPCNT_DISCARD           = 0x06,
+    SX2_PPCNT_PRIO              = 0x10,
+    SX2_PPCNT_TC                = 0x11,
+    SX2_PPCNT_TC_CONG           = 0x13,
+};
+
+#define SX2_REG_PUDE_ID                 0x5009
+#define SX2_REG_PUDE_LEN                0x10
+#define SX2_REG_PUDE_SWID               0x00, 24, 8
+#define SX2_REG_PUDE_LOCAL_PORT         0x00, 16, 8
+#define SX2_REG_PUDE_ADMIN_STATUS       0x00, 8, 4
+#define SX2_REG_PUDE_OPER_STATUS        0x00, 0, 4
+
+#define SX2_REG_PLIB_ID                 0x500A
+#define SX2_REG_PLIB_LEN                0x10
+#define SX2_REG_PLIB_LOCAL_PORT         0x00, 16, 8
+#define SX2_REG_PLIB_IB_PORT            0x00, 0, 8
+
+#define SX2_REG_PSPA_ID                 0x500D
+#define SX2_REG_PSPA_LEN                0x08
+#define SX2_REG_PSPA_SWID               0x00, 24, 8
+#define SX2_REG_PSPA_LOCAL_PORT         0x00, 16, 8
+#define SX2_REG_PSPA_LP_MSB             0x00, 0, 2
+#define SX2_REG_PSPA_SUB_PORT           0x00, 8, 8
+
+#define SX2_REG_HTGT_ID                 0x7002
+#define SX2_REG_HTGT_LEN                0x20
+#define SX2_REG_HTGT_SWID               0x00, 24, 8
+#define SX2_REG_HTGT_TYPE               0x00, 8, 4
+#define SX2_REG_HTGT_TRAP_GROUP         0x00, 0, 8
+#define SX2_REG_HTGT_PIDE               0x04, 15, 1
+#define SX2_REG_HTGT_PID                0x04, 0, 8
+#define SX2_REG_HTGT_MIRROR_ACTION      0x08, 8, 2
+#define SX2_REG_HTGT_MIRRORING_AGENT    0x08, 0, 3
+#define SX2_REG_HTGT_PRIORITY           0x0C, 0, 4
+#define SX2_REG_HTGT_CPU_TCLASS         0x10, 16, 6
+#define SX2_REG_HTGT_RDQ                0x10, 0, 6
+#define SX2_HTGT_PATH_LOCAL             0
+#define SX2_TRAP_GROUPS                 64
+
+#define SX2_REG_HPKT_ID                 0x7003
+#define SX2_REG_HPKT_LEN                0x10
+#define SX2_REG_HPKT_ACK                0x00, 24, 1
+#define SX2_REG_HPKT_ACTION             0x00, 20, 3
+#define SX2_REG_HPKT_TRAP_GROUP         0x00, 12, 6
+#define SX2_REG_HPKT_TRAP_ID            0x00, 0, 10
+#define SX2_REG_HPKT_CTRL               0x04, 16, 2
+enum {
+    SX2_HPKT_FORWARD                    = 0,
+    SX2_HPKT_TRAP_TO_CPU                = 1,
+    SX2_HPKT_MIRROR_TO_CPU              = 2,
+    SX2_HPKT_DISCARD                    = 3,
+    SX2_HPKT_SOFT_DISCARD               = 4,
+    SX2_HPKT_TRAP_AND_SOFT_DISCARD      = 5,
+    SX2_HPKT_TRAP_EXCEPTION_TO_CPU      = 6,
+    SX2_HPKT_SET_FW_DEFAULT             = 15,
+};
+
+#define SX2_REG_MGIR_ID                 0x9020
+#define SX2_REG_MGIR_LEN                0x9C
+#define SX2_REG_MGIR_HW_REVISION        0x00, 16, 16
+#define SX2_REG_MGIR_DEVICE_ID          0x00, 0, 16
+#define SX2_REG_MGIR_PSID_OFF           0x30
+#define SX2_REG_MGIR_EXT_MAJOR          0x44, 0, 32
+#define SX2_REG_MGIR_EXT_MINOR          0x48, 0, 32
+#define SX2_REG_MGIR_EXT_SUB_MINOR      0x4C, 0, 32
+#define SX2_HW_REVISION                 0xA1
+
+#define SX2_REG_MRSR_ID                 0x9023
+#define SX2_REG_MRSR_LEN                0x08
+#define SX2_REG_MRSR_COMMAND            0x00, 0, 4
+#define SX2_MRSR_SW_RESET               1
+
+#define SX2_REG_MGPIR_ID                0x9100
+#define SX2_REG_MGPIR_LEN               0xA0
+#define SX2_REG_MGPIR_SLOT_INDEX        0x00, 28, 4
+#define SX2_REG_MGPIR_DEVICE_TYPE       0x00, 24, 4
+#define SX2_REG_MGPIR_DEVICES_PER_FLASH 0x00, 16, 8
+#define SX2_REG_MGPIR_NUM_OF_DEVICES    0x00, 0, 8
+#define SX2_REG_MGPIR_MAX_MODULES_PER_SLOT 0x04, 16, 8
+#define SX2_REG_MGPIR_NUM_OF_SLOTS      0x04, 8, 8
+#define SX2_REG_MGPIR_NUM_OF_MODULES    0x04, 0, 8
+
+#endif /* HW_NET_SWITCHX2_HW_H */

@@ -1,0 +1,841 @@
+/*
+ * Mellanox SwitchX-2 switch ASIC emulation: registers
+ *
+ * One handler per register, reached through sx2_reg_find().  A handler
+ * gets the register payload (at least the register length), applies it
+ * for a write, and in both cases fills in the current state, the way
+ * the firmware echoes a register after a write.  It returns an EMAD
+ * status.  Registers absent from the table are answered with "register
+ * not supported".
+ *
+ * Copyright (c) 2026 The switchx2-emu authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "switchx2.h"
+#include "trace.h"
+
+#define BAD_PARAM   SX2_EMAD_STATUS_BAD_PARAMETER
+#define OK          SX2_EMAD_STATUS_SUCCESS
+
+#define SX2_DEFAULT_ADMIN_MTU   1522
+
+/* Combine the 8 bit local port and its 2 most significant bits */
+static unsigned sx2_lp(const uint8_t *pl, unsigned lsb_shift,
+                       unsigned msb_shift)
+{
+    return sx2_fget(pl, 0x00, lsb_shift, 8) |
+           (sx2_fget(pl, 0x00, msb_shift, 2) << 8);
+}
+
+/* Front panel port addressed by a register, or NULL (bad parameter) */
+static SX2Port *sx2_reg_fp(SwitchX2State *s, const char *reg, unsigned lp)
+{
+    if (lp < 1 || lp > s->num_ports) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: local port %u does "
+                      "not exist\n", reg, lp);
+        return NULL;
+    }
+    return &s->fp[lp];
+}
+
+/*
+ * SGCR - switch general configuration
+ */
+static uint8_t sx2_reg_sgcr(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    if (write) {
+        s->sgcr_llb = sx2_fget(pl, SX2_REG_SGCR_LLB);
+    }
+    sx2_fset(pl, SX2_REG_SGCR_LLB, s->sgcr_llb);
+    return OK;
+}
+
+/*
+ * SPAD - switch physical address (base MAC, also the switch ID)
+ */
+static uint8_t sx2_reg_spad(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    if (write) {
+        if (pl[SX2_REG_SPAD_BASE_MAC_OFF] & 1) {
+            return BAD_PARAM;
+        }
+        memcpy(s->spad_mac, pl + SX2_REG_SPAD_BASE_MAC_OFF, 6);
+    }
+    memcpy(pl + SX2_REG_SPAD_BASE_MAC_OFF, s->spad_mac, 6);
+    return OK;
+}
+
+/*
+ * SSPR - switch system port record (local port to system port)
+ */
+static uint8_t sx2_reg_sspr(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned lp = sx2_lp(pl, 16, 12);
+    SX2Port *p = sx2_reg_fp(s, "SSPR", lp);
+
+    if (!p) {
+        return BAD_PARAM;
+    }
+    if (sx2_fget(pl, SX2_REG_SSPR_SUB_PORT) != 0) {
+        return BAD_PARAM;
+    }
+    if (write) {
+        uint32_t sys = sx2_fget(pl, SX2_REG_SSPR_SYSTEM_PORT);
+
+        if (s->profile.max_system_port && sys > s->profile.max_system_port) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SSPR: system port %u "
+                          "above profile maximum %u\n", sys,
+                          s->profile.max_system_port);
+            return BAD_PARAM;
+        }
+        p->system_port = sys;
+    }
+    sx2_fset(pl, SX2_REG_SSPR_M, 1);
+    sx2_fset(pl, SX2_REG_SSPR_SYSTEM_PORT, p->system_port);
+    return OK;
+}
+
+/*
+ * SPMS - switch port MSTP/RSTP state, 2 bits per VID
+ */
+static uint8_t sx2_reg_spms(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    SX2Port *p = sx2_reg_fp(s, "SPMS", sx2_lp(pl, 16, 12));
+    uint8_t *st = pl + SX2_REG_SPMS_STATE_OFF;
+    unsigned i, j;
+
+    if (!p) {
+        return BAD_PARAM;
+    }
+    if (write) {
+        for (i = 0; i < SX2_REG_SPMS_STATE_BYTES; i++) {
+            for (j = 0; j < 8; j += 2) {
+                uint8_t v = (st[i] >> j) & 3;
+
+                if (v != SX2_STP_NO_CHANGE) {
+                    p->stp[i] = (p->stp[i] & ~(3u << j)) | (v << j);
+                }
+            }
+        }
+    }
+    memcpy(st, p->stp, SX2_REG_SPMS_STATE_BYTES);
+    return OK;
+}
+
+/*
+ * SFGC - switch flooding group configuration (packet type to table)
+ */
+static uint8_t sx2_reg_sfgc(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned type = sx2_fget(pl, SX2_REG_SFGC_TYPE);
+    unsigned bt = sx2_fget(pl, SX2_REG_SFGC_BRIDGE_TYPE);
+    SX2FloodCfg *f;
+
+    if (type >= SX2_SFGC_TYPE_MAX || type == SX2_SFGC_TYPE_RESERVED ||
+        bt >= SX2_SFGC_BRIDGE_TYPES) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFGC: type %u bridge type "
+                      "%u invalid\n", type, bt);
+        return BAD_PARAM;
+    }
+    f = &s->sfgc[type][bt];
+    if (write) {
+        unsigned tt = sx2_fget(pl, SX2_REG_SFGC_TABLE_TYPE);
+        unsigned ft = sx2_fget(pl, SX2_REG_SFGC_FLOOD_TABLE);
+
+        if (tt > SX2_FT_TYPE_FID || ft >= SX2_MAX_FLOOD_TABLES) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFGC: table type %u "
+                          "flood table %u invalid\n", tt, ft);
+            return BAD_PARAM;
+        }
+        f->valid = true;
+        f->table_type = tt;
+        f->flood_table = ft;
+        f->mid = sx2_fget(pl, SX2_REG_SFGC_MID);
+        f->counter_set_type = sx2_fget(pl, SX2_REG_SFGC_COUNTER_SET_TYPE);
+        f->counter_index = sx2_fget(pl, SX2_REG_SFGC_COUNTER_INDEX);
+    }
+    sx2_fset(pl, SX2_REG_SFGC_TABLE_TYPE, f->table_type);
+    sx2_fset(pl, SX2_REG_SFGC_FLOOD_TABLE, f->flood_table);
+    sx2_fset(pl, SX2_REG_SFGC_MID, f->mid);
+    sx2_fset(pl, SX2_REG_SFGC_COUNTER_SET_TYPE, f->counter_set_type);
+    sx2_fset(pl, SX2_REG_SFGC_COUNTER_INDEX, f->counter_index);
+    return OK;
+}
+
+/*
+ * SFTR - switch flooding table: port membership, 1 bit per local port
+ */
+static unsigned sx2_bitmap_byte(unsigned port)
+{
+    return (SX2_REG_SFTR_BITMAP_BYTES * 8 - 1 - port) / 8;
+}
+
+static bool sx2_bitmap_test(const uint8_t *map, unsigned port)
+{
+    return (map[sx2_bitmap_byte(port)] >> (port % 8)) & 1;
+}
+
+static void sx2_bitmap_assign(uint8_t *map, unsigned port, bool on)
+{
+    uint8_t *b = &map[sx2_bitmap_byte(port)];
+
+    *b = on ? *b | (1u << (port % 8)) : *b & ~(1u << (port % 8));
+}
+
+static uint8_t sx2_reg_sftr(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned swid = sx2_fget(pl, SX2_REG_SFTR_SWID);
+    unsigned ft = sx2_fget(pl, SX2_REG_SFTR_FLOOD_TABLE);
+    unsigned index = sx2_fget(pl, SX2_REG_SFTR_INDEX);
+    unsigned tt = sx2_fget(pl, SX2_REG_SFTR_TABLE_TYPE);
+    unsigned range = sx2_fget(pl, SX2_REG_SFTR_RANGE);
+    uint8_t *ports = pl + SX2_REG_SFTR_PORT_OFF;
+    uint8_t *mask = pl + SX2_REG_SFTR_PORT_MASK_OFF;
+    SX2PortSet *e;
+    unsigned i, port;
+
+    if (swid >= SX2_NUM_SWIDS || ft >= SX2_MAX_FLOOD_TABLES ||
+        tt > SX2_FT_TYPE_FID ||
+        index + range >= SX2_FT_MAX_INDEX ||
+        (tt == SX2_FT_TYPE_SINGLE && index + range != 0)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFTR: swid %u table %u "
+                      "type %u index %u range %u invalid\n", swid, ft, tt,
+                      index, range);
+        return BAD_PARAM;
+    }
+    if (write) {
+        for (port = s->num_ports + 1; port < SX2_REG_SFTR_BITMAP_BYTES * 8;
+             port++) {
+            if (sx2_bitmap_test(mask, port)) {
+                qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFTR: local port "
+                              "%u does not exist\n", port);
+                return BAD_PARAM;
+            }
+        }
+        for (i = index; i <= index + range; i++) {
+            e = sx2_sftr_entry(s, ft, i);
+            for (port = 0; port <= s->num_ports; port++) {
+                if (sx2_bitmap_test(mask, port)) {
+                    sx2_portset_assign(e, port, sx2_bitmap_test(ports, port));
+                }
+            }
+        }
+    }
+    e = sx2_sftr_entry(s, ft, index);
+    memset(ports, 0, SX2_REG_SFTR_BITMAP_BYTES);
+    memset(mask, 0, SX2_REG_SFTR_BITMAP_BYTES);
+    for (port = 0; port <= s->num_ports; port++) {
+        sx2_bitmap_assign(ports, port, sx2_portset_test(e, port));
+    }
+    return OK;
+}
+
+/*
+ * SPMLR - switch port MAC learning mode
+ */
+static uint8_t sx2_reg_spmlr(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    SX2Port *p = sx2_reg_fp(s, "SPMLR", sx2_lp(pl, 16, 12));
+
+    if (!p || sx2_fget(pl, SX2_REG_SPMLR_SUB_PORT) != 0) {
+        return BAD_PARAM;
+    }
+    if (write) {
+        unsigned mode = sx2_fget(pl, SX2_REG_SPMLR_LEARN_MODE);
+
+        if (mode != SX2_LEARN_DISABLE && mode != SX2_LEARN_ENABLE &&
+            mode != SX2_LEARN_SEC) {
+            return BAD_PARAM;
+        }
+        p->learn_mode = mode;
+    }
+    sx2_fset(pl, SX2_REG_SPMLR_LEARN_MODE, p->learn_mode);
+    return OK;
+}
+
+/*
+ * PMLP - port module to local port mapping.  Local ports that are not
+ * wired to the front panel read back with width 0 so that drivers skip
+ * them.
+ */
+static uint8_t sx2_reg_pmlp(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned lp = sx2_lp(pl, 16, 12);
+    SX2Port *p;
+    unsigned i, width;
+
+    if (lp < 1 || lp > SX2_MAX_PORTS) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PMLP: local port %u\n", lp);
+        return BAD_PARAM;
+    }
+    if (lp > s->num_ports) {
+        if (write) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PMLP: local port %u is "
+                          "not connected\n", lp);
+            return BAD_PARAM;
+        }
+        sx2_fset(pl, SX2_REG_PMLP_WIDTH, 0);
+        for (i = 0; i < SX2_LANES_PER_PORT; i++) {
+            sx2_set32(pl, 0x04 + 4 * i, 0);
+        }
+        return OK;
+    }
+    p = &s->fp[lp];
+    if (write) {
+        width = sx2_fget(pl, SX2_REG_PMLP_WIDTH);
+        if (width != 0 && width != 1 && width != 2 && width != 4) {
+            return BAD_PARAM;
+        }
+        for (i = 0; i < width; i++) {
+            if (sx2_fget(pl, SX2_REG_PMLP_MODULE(i)) >= s->num_ports ||
+                sx2_fget(pl, SX2_REG_PMLP_TX_LANE(i)) >= SX2_LANES_PER_PORT ||
+                sx2_fget(pl, SX2_REG_PMLP_RX_LANE(i)) >= SX2_LANES_PER_PORT) {
+                return BAD_PARAM;
+            }
+        }
+        p->rxtx_differ = sx2_fget(pl, SX2_REG_PMLP_RXTX);
+        p->width = width;
+        for (i = 0; i < SX2_LANES_PER_PORT; i++) {
+            p->module[i] = i < width ? sx2_fget(pl, SX2_REG_PMLP_MODULE(i)) : 0;
+            p->tx_lane[i] = i < width ? sx2_fget(pl, SX2_REG_PMLP_TX_LANE(i))
+                                      : 0;
+            p->rx_lane[i] = i < width ? (p->rxtx_differ ?
+                                         sx2_fget(pl, SX2_REG_PMLP_RX_LANE(i)) :
+                                         p->tx_lane[i]) : 0;
+        }
+        /* Speeds the new width cannot carry are no longer enabled */
+        p->eth_proto_admin &= sx2_port_eth_cap(p);
+        if (!p->eth_proto_admin) {
+            p->eth_proto_admin = sx2_port_eth_cap(p);
+        }
+        sx2_port_update_oper(p);
+    }
+    sx2_fset(pl, SX2_REG_PMLP_RXTX, p->rxtx_differ);
+    sx2_fset(pl, SX2_REG_PMLP_WIDTH, p->width);
+    for (i = 0; i < SX2_LANES_PER_PORT; i++) {
+        sx2_set32(pl, 0x04 + 4 * i, 0);
+        if (i < p->width) {
+            sx2_fset(pl, SX2_REG_PMLP_MODULE(i), p->module[i]);
+            sx2_fset(pl, SX2_REG_PMLP_TX_LANE(i), p->tx_lane[i]);
+            sx2_fset(pl, SX2_REG_PMLP_RX_LANE(i), p->rx_lane[i]);
+        }
+    }
+    return OK;
+}
+
+/*
+ * PMTU - port MTU
+ */
+static uint8_t sx2_reg_pmtu(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    SX2Port *p = sx2_reg_fp(s, "PMTU", sx2_lp(pl, 16, 12));
+
+    if (!p) {
+        return BAD_PARAM;
+    }
+    if (write) {
+        unsigned mtu = sx2_fget(pl, SX2_REG_PMTU_ADMIN_MTU);
+
+        if (mtu == 0 || mtu > SX2_MAX_MTU) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PMTU: port %u MTU %u "
+                          "out of range (1..%u)\n", p->local_port, mtu,
+                          SX2_MAX_MTU);
+            return BAD_PARAM;
+        }
+        p->admin_mtu = mtu;
+    }
+    sx2_fset(pl, SX2_REG_PMTU_MAX_MTU, SX2_MAX_MTU);
+    sx2_fset(pl, SX2_REG_PMTU_ADMIN_MTU, p->admin_mtu);
+    sx2_fset(pl, SX2_REG_PMTU_OPER_MTU, p->admin_mtu);
+    return OK;
+}
+
+/*
+ * PTYS - port type and speed
+ */
+static uint8_t sx2_reg_ptys(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    SX2Port *p = sx2_reg_fp(s, "PTYS", sx2_lp(pl, 16, 12));
+    unsigned mask = sx2_fget(pl, SX2_REG_PTYS_PROTO_MASK);
+    bool up;
+
+    if (!p) {
+        return BAD_PARAM;
+    }
+    if (write) {
+        uint32_t eth = sx2_fget(pl, SX2_REG_PTYS_ETH_ADMIN);
+        uint32_t ibp = sx2_fget(pl, SX2_REG_PTYS_IB_PROTO_ADMIN);
+        uint32_t ibw = sx2_fget(pl, SX2_REG_PTYS_IB_WIDTH_ADMIN);
+
+        if (!(mask & (SX2_PTYS_PROTO_ETH | SX2_PTYS_PROTO_IB))) {
+            return BAD_PARAM;
+        }
+        /*
+         * Link modes the port cannot do are ignored (drivers ask for
+         * every mode up to a speed); at least one must remain.
+         */
+        if ((mask & SX2_PTYS_PROTO_ETH) && !(eth & sx2_port_eth_cap(p))) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PTYS: port %u eth "
+                          "admin 0x%x has nothing in capability 0x%x\n",
+                          p->local_port, eth, sx2_port_eth_cap(p));
+            return BAD_PARAM;
+        }
+        if ((mask & SX2_PTYS_PROTO_IB) &&
+            (!(ibp & SX2_IB_PROTO_CAP) || !(ibw & SX2_IB_WIDTH_CAP))) {
+            return BAD_PARAM;
+        }
+        if (mask & SX2_PTYS_PROTO_ETH) {
+            p->eth_proto_admin = eth & sx2_port_eth_cap(p);
+            p->an_disable = sx2_fget(pl, SX2_REG_PTYS_AN_DISABLE_ADMIN);
+        }
+        if (mask & SX2_PTYS_PROTO_IB) {
+            p->ib_proto_admin = ibp & SX2_IB_PROTO_CAP;
+            p->ib_width_admin = ibw & SX2_IB_WIDTH_CAP;
+        }
+        p->proto_mask = mask;
+        sx2_port_update_oper(p);
+    }
+    up = p->oper_status == SX2_OPER_UP;
+    sx2_fset(pl, SX2_REG_PTYS_AN_DISABLE_ADMIN, p->an_disable);
+    sx2_fset(pl, SX2_REG_PTYS_AN_STATUS,
+             up && !p->an_disable ? SX2_PTYS_AN_STATUS_OK
+                                  : SX2_PTYS_AN_STATUS_NA);
+    sx2_fset(pl, SX2_REG_PTYS_EXT_ETH_CAP, 0);
+    sx2_fset(pl, SX2_REG_PTYS_ETH_CAP, sx2_port_eth_cap(p));
+    sx2_fset(pl, SX2_REG_PTYS_IB_WIDTH_CAP, SX2_IB_WIDTH_CAP);
+    sx2_fset(pl, SX2_REG_PTYS_IB_PROTO_CAP, SX2_IB_PROTO_CAP);
+    sx2_fset(pl, SX2_REG_PTYS_EXT_ETH_ADMIN, 0);
+    sx2_fset(pl, SX2_REG_PTYS_ETH_ADMIN, p->eth_proto_admin);
+    sx2_fset(pl, SX2_REG_PTYS_IB_WIDTH_ADMIN, p->ib_width_admin);
+    sx2_fset(pl, SX2_REG_PTYS_IB_PROTO_ADMIN, p->ib_proto_admin);
+    sx2_fset(pl, SX2_REG_PTYS_EXT_ETH_OPER, 0);
+    sx2_fset(pl, SX2_REG_PTYS_ETH_OPER, up ? sx2_port_eth_oper(p) : 0);
+    sx2_fset(pl, SX2_REG_PTYS_IB_WIDTH_OPER, 0);
+    sx2_fset(pl, SX2_REG_PTYS_IB_PROTO_OPER, 0);
+    sx2_fset(pl, SX2_REG_PTYS_CONNECTOR_TYPE, SX2_PTYS_CONNECTOR_DA);
+    return OK;
+}
+
+/*
+ * PPAD - port physical address
+ */
+static uint8_t sx2_reg_ppad(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned lp = sx2_lp(pl, 16, 24);
+    uint8_t *mac = pl + SX2_REG_PPAD_MAC_OFF;
+
+    if (lp == 0) {
+        /* The base address ports derive theirs from */
+        if (write) {
+            return BAD_PARAM;
+        }
+        memcpy(mac, s->spad_mac, 6);
+        return OK;
+    }
+    if (!sx2_reg_fp(s, "PPAD", lp)) {
+        return BAD_PARAM;
+    }
+    if (write) {
+        if (mac[0] & 1) {
+            return BAD_PARAM;
+        }
+        memcpy(s->fp[lp].mac, mac, 6);
+    }
+    memcpy(mac, s->fp[lp].mac, 6);
+    return OK;
+}
+
+/*
+ * PAOS - port administrative and operational status
+ */
+static uint8_t sx2_reg_paos(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    SX2Port *p = sx2_reg_fp(s, "PAOS", sx2_lp(pl, 16, 12));
+
+    if (!p) {
+        return BAD_PARAM;
+    }
+    if (write) {
+        bool ase = sx2_fget(pl, SX2_REG_PAOS_ASE);
+        bool ee = sx2_fget(pl, SX2_REG_PAOS_EE);
+        unsigned admin = sx2_fget(pl, SX2_REG_PAOS_ADMIN_STATUS);
+        unsigned e = sx2_fget(pl, SX2_REG_PAOS_E);
+
+        if (ase && (admin < SX2_ADMIN_UP || admin > SX2_ADMIN_DISABLED)) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PAOS: port %u admin "
+                          "status %u\n", p->local_port, admin);
+            return BAD_PARAM;
+        }
+        if (ee && e > SX2_EVENT_SINGLE) {
+            return BAD_PARAM;
+        }
+        if (ee) {
+            p->event_mode = e;
+        }
+        if (ase) {
+            p->admin_status = admin;
+            sx2_port_update_oper(p);
+        }
+    }
+    sx2_fset(pl, SX2_REG_PAOS_SWID, p->swid);
+    sx2_fset(pl, SX2_REG_PAOS_ADMIN_STATUS, p->admin_status);
+    sx2_fset(pl, SX2_REG_PAOS_OPER_STATUS, p->oper_status);
+    sx2_fset(pl, SX2_REG_PAOS_ASE, 0);
+    sx2_fset(pl, SX2_REG_PAOS_EE, 0);
+    sx2_fset(pl, SX2_REG_PAOS_E, p->event_mode);
+    return OK;
+}
+
+/*
+ * PPCNT - port performance counters
+ */
+static void sx2_cnt(uint8_t *pl, unsigned off, uint64_t val)
+{
+    sx2_set64(pl, SX2_PPCNT_CNT_OFF + off, val);
+}
+
+static uint8_t sx2_reg_ppcnt(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned lp = sx2_lp(pl, 16, 12);
+    unsigned grp = sx2_fget(pl, SX2_REG_PPCNT_GRP);
+    unsigned prio_tc = sx2_fget(pl, SX2_REG_PPCNT_PRIO_TC);
+    SX2PortCounters zero = { 0 };
+    const SX2PortCounters *c = &zero;
+    unsigned i;
+
+    if (lp > s->num_ports) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: local port %u\n",
+                      lp);
+        return BAD_PARAM;
+    }
+    if (lp != SX2_CPU_PORT) {
+        c = &s->fp[lp].cnt;
+    }
+    memset(pl + SX2_PPCNT_CNT_OFF, 0, SX2_REG_PPCNT_LEN - SX2_PPCNT_CNT_OFF);
+
+    switch (grp) {
+    case SX2_PPCNT_IEEE_8023:
+        sx2_cnt(pl, 0x00, c->tx_frames);
+        sx2_cnt(pl, 0x08, c->rx_frames);
+        sx2_cnt(pl, 0x20, c->tx_octets);
+        sx2_cnt(pl, 0x28, c->rx_octets);
+        sx2_cnt(pl, 0x30, c->tx_mcast);
+        sx2_cnt(pl, 0x38, c->tx_bcast);
+        sx2_cnt(pl, 0x40, c->rx_mcast);
+        sx2_cnt(pl, 0x48, c->rx_bcast);
+        sx2_cnt(pl, 0x60, c->rx_too_long);
+        break;
+    case SX2_PPCNT_RFC_2863:
+        sx2_cnt(pl, 0x00, c->rx_octets);
+        sx2_cnt(pl, 0x08, c->rx_ucast);
+        sx2_cnt(pl, 0x10, c->rx_discards);
+        sx2_cnt(pl, 0x18, c->rx_too_long);
+        sx2_cnt(pl, 0x28, c->tx_octets);
+        sx2_cnt(pl, 0x30, c->tx_ucast);
+        sx2_cnt(pl, 0x38, c->tx_discards);
+        sx2_cnt(pl, 0x48, c->rx_mcast);
+        sx2_cnt(pl, 0x50, c->rx_bcast);
+        sx2_cnt(pl, 0x58, c->tx_mcast);
+        sx2_cnt(pl, 0x60, c->tx_bcast);
+        break;
+    case SX2_PPCNT_RFC_2819:
+        sx2_cnt(pl, 0x00, c->rx_discards);
+        sx2_cnt(pl, 0x08, c->rx_octets);
+        sx2_cnt(pl, 0x10, c->rx_frames);
+        sx2_cnt(pl, 0x18, c->rx_bcast);
+        sx2_cnt(pl, 0x20, c->rx_mcast);
+        sx2_cnt(pl, 0x30, c->rx_undersize);
+        sx2_cnt(pl, 0x38, c->rx_too_long);
+        for (i = 0; i < ARRAY_SIZE(c->rx_hist); i++) {
+            sx2_cnt(pl, 0x58 + 8 * i, c->rx_hist[i]);
+        }
+        break;
+    case SX2_PPCNT_RFC_3635:
+        sx2_cnt(pl, 0x48, c->rx_too_long);  /* dot3StatsFrameTooLongs */
+        break;
+    case SX2_PPCNT_EXT:
+    case SX2_PPCNT_DISCARD:
+        break;
+    case SX2_PPCNT_PRIO:
+    case SX2_PPCNT_TC:
+    case SX2_PPCNT_TC_CONG:
+        if (prio_tc > 7) {
+            return BAD_PARAM;
+        }
+        /* Untagged traffic of the slow path uses priority/TC 0 */
+        if (grp == SX2_PPCNT_PRIO && prio_tc == 0) {
+            sx2_cnt(pl, 0x00, c->rx_octets);
+            sx2_cnt(pl, 0x20, c->rx_frames);
+            sx2_cnt(pl, 0x28, c->tx_octets);
+            sx2_cnt(pl, 0x48, c->tx_frames);
+        }
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: group 0x%x\n", grp);
+        return BAD_PARAM;
+    }
+    if (sx2_fget(pl, SX2_REG_PPCNT_CLR) && lp != SX2_CPU_PORT) {
+        memset(&s->fp[lp].cnt, 0, sizeof(s->fp[lp].cnt));
+    }
+    return OK;
+}
+
+/*
+ * PLIB - port local to InfiniBand port mapping
+ */
+static uint8_t sx2_reg_plib(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    SX2Port *p = sx2_reg_fp(s, "PLIB", sx2_fget(pl, SX2_REG_PLIB_LOCAL_PORT));
+
+    if (!p) {
+        return BAD_PARAM;
+    }
+    if (write) {
+        p->ib_port = sx2_fget(pl, SX2_REG_PLIB_IB_PORT);
+    }
+    sx2_fset(pl, SX2_REG_PLIB_IB_PORT, p->ib_port);
+    return OK;
+}
+
+/*
+ * PSPA - port switch partition allocation
+ */
+static uint8_t sx2_reg_pspa(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    SX2Port *p = sx2_reg_fp(s, "PSPA", sx2_lp(pl, 16, 0));
+
+    if (!p || sx2_fget(pl, SX2_REG_PSPA_SUB_PORT) != 0) {
+        return BAD_PARAM;
+    }
+    if (write) {
+        unsigned swid = sx2_fget(pl, SX2_REG_PSPA_SWID);
+
+        if (swid >= SX2_NUM_SWIDS && swid != SX2_SWID_DISABLED) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PSPA: port %u swid "
+                          "%u\n", p->local_port, swid);
+            return BAD_PARAM;
+        }
+        p->swid = swid;
+    }
+    sx2_fset(pl, SX2_REG_PSPA_SWID, p->swid);
+    return OK;
+}
+
+/*
+ * HTGT - host trap group table
+ */
+static uint8_t sx2_reg_htgt(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned g = sx2_fget(pl, SX2_REG_HTGT_TRAP_GROUP);
+    SX2TrapGroup *t;
+
+    if (g >= SX2_TRAP_GROUPS) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: HTGT: trap group %u\n", g);
+        return BAD_PARAM;
+    }
+    t = &s->htgt[g];
+    if (write) {
+        unsigned rdq = sx2_fget(pl, SX2_REG_HTGT_RDQ);
+
+        if (sx2_fget(pl, SX2_REG_HTGT_TYPE) != SX2_HTGT_PATH_LOCAL) {
+            qemu_log_mask(LOG_UNIMP, "switchx2: HTGT: only the local CPU "
+                          "path is implemented\n");
+            return BAD_PARAM;
+        }
+        if (rdq >= SX2_NUM_RDQS) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: HTGT: group %u RDQ %u "
+                          "does not exist\n", g, rdq);
+            return BAD_PARAM;
+        }
+        t->valid = true;
+        t->swid = sx2_fget(pl, SX2_REG_HTGT_SWID);
+        t->pide = sx2_fget(pl, SX2_REG_HTGT_PIDE);
+        t->pid = sx2_fget(pl, SX2_REG_HTGT_PID);
+        t->mirror_action = sx2_fget(pl, SX2_REG_HTGT_MIRROR_ACTION);
+        t->mirroring_agent = sx2_fget(pl, SX2_REG_HTGT_MIRRORING_AGENT);
+        t->priority = sx2_fget(pl, SX2_REG_HTGT_PRIORITY);
+        t->cpu_tclass = sx2_fget(pl, SX2_REG_HTGT_CPU_TCLASS);
+        t->rdq = rdq;
+    }
+    sx2_fset(pl, SX2_REG_HTGT_SWID, t->swid);
+    sx2_fset(pl, SX2_REG_HTGT_TYPE, SX2_HTGT_PATH_LOCAL);
+    sx2_fset(pl, SX2_REG_HTGT_PIDE, t->pide);
+    sx2_fset(pl, SX2_REG_HTGT_PID, t->pid);
+    sx2_fset(pl, SX2_REG_HTGT_MIRROR_ACTION, t->mirror_action);
+    sx2_fset(pl, SX2_REG_HTGT_MIRRORING_AGENT, t->mirroring_agent);
+    sx2_fset(pl, SX2_REG_HTGT_PRIORITY, t->priority);
+    sx2_fset(pl, SX2_REG_HTGT_CPU_TCLASS, t->cpu_tclass);
+    sx2_fset(pl, SX2_REG_HTGT_RDQ, t->rdq);
+    return OK;
+}
+
+/*
+ * HPKT - host packet trap (trap ID to action and trap group)
+ */
+static void sx2_hpkt_default(SwitchX2State *s, unsigned trap_id)
+{
+    SX2Trap *t = &s->hpkt[trap_id];
+
+    memset(t, 0, sizeof(*t));
+    if (trap_id == SX2_TRAP_ETHEMAD) {
+        /* Register access answers always reach the CPU */
+        t->action = SX2_HPKT_TRAP_TO_CPU;
+        t->group = 0;
+    }
+}
+
+static uint8_t sx2_reg_hpkt(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned id = sx2_fget(pl, SX2_REG_HPKT_TRAP_ID);
+    SX2Trap *t = &s->hpkt[id];
+
+    if (write) {
+        unsigned action = sx2_fget(pl, SX2_REG_HPKT_ACTION);
+        unsigned g = sx2_fget(pl, SX2_REG_HPKT_TRAP_GROUP);
+
+        if (sx2_fget(pl, 0x00, 20, 4) == SX2_HPKT_SET_FW_DEFAULT) {
+            sx2_hpkt_default(s, id);
+        } else if (action > SX2_HPKT_TRAP_EXCEPTION_TO_CPU ||
+                   g >= SX2_TRAP_GROUPS) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: HPKT: trap 0x%x action "
+                          "%u group %u\n", id, action, g);
+            return BAD_PARAM;
+        } else {
+            t->action = action;
+            t->group = g;
+            t->ack = sx2_fget(pl, SX2_REG_HPKT_ACK);
+            t->ctrl = sx2_fget(pl, SX2_REG_HPKT_CTRL);
+        }
+    }
+    sx2_fset(pl, SX2_REG_HPKT_ACK, t->ack);
+    sx2_fset(pl, SX2_REG_HPKT_ACTION, t->action);
+    sx2_fset(pl, SX2_REG_HPKT_TRAP_GROUP, t->group);
+    sx2_fset(pl, SX2_REG_HPKT_CTRL, t->ctrl);
+    return OK;
+}
+
+/*
+ * MGIR - management general information
+ */
+static uint8_t sx2_reg_mgir(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    if (write) {
+        return SX2_EMAD_STATUS_METHOD_NOT_SUPP;
+    }
+    memset(pl, 0, SX2_REG_MGIR_LEN);
+    sx2_fset(pl, SX2_REG_MGIR_HW_REVISION, SX2_HW_REVISION);
+    sx2_fset(pl, SX2_REG_MGIR_DEVICE_ID, SX2_PCI_DEVICE_ID_SWITCHX2);
+    memcpy(pl + SX2_REG_MGIR_PSID_OFF, s->psid,
+           MIN(strlen(s->psid), SX2_PSID_LEN));
+    sx2_fset(pl, SX2_REG_MGIR_EXT_MAJOR, s->fw_major);
+    sx2_fset(pl, SX2_REG_MGIR_EXT_MINOR, s->fw_minor);
+    sx2_fset(pl, SX2_REG_MGIR_EXT_SUB_MINOR, s->fw_subminor);
+    return OK;
+}
+
+/*
+ * MRSR - management reset and shutdown: the answer goes out first, the
+ * reset happens right after.
+ */
+static uint8_t sx2_reg_mrsr(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    if (write) {
+        if (sx2_fget(pl, SX2_REG_MRSR_COMMAND) != SX2_MRSR_SW_RESET) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: MRSR: command %u\n",
+                          sx2_fget(pl, SX2_REG_MRSR_COMMAND));
+            return BAD_PARAM;
+        }
+        sx2_schedule_soft_reset(s);
+        return OK;
+    }
+    sx2_fset(pl, SX2_REG_MRSR_COMMAND, 0);
+    return OK;
+}
+
+/*
+ * MGPIR - management general peripheral information.  There are no
+ * gearboxes, line cards or manageable (EEPROM/thermal) modules.
+ */
+static uint8_t sx2_reg_mgpir(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    if (write) {
+        return SX2_EMAD_STATUS_METHOD_NOT_SUPP;
+    }
+    if (sx2_fget(pl, SX2_REG_MGPIR_SLOT_INDEX) != 0) {
+        return BAD_PARAM;
+    }
+    memset(pl, 0, SX2_REG_MGPIR_LEN);
+    return OK;
+}
+
+static const SX2RegInfo sx2_regs[] = {
+    { SX2_REG_SGCR_ID,  SX2_REG_SGCR_LEN,  "SGCR",  sx2_reg_sgcr },
+    { SX2_REG_SPAD_ID,  SX2_REG_SPAD_LEN,  "SPAD",  sx2_reg_spad },
+    { SX2_REG_SSPR_ID,  SX2_REG_SSPR_LEN,  "SSPR",  sx2_reg_sspr },
+    { SX2_REG_SPMS_ID,  SX2_REG_SPMS_LEN,  "SPMS",  sx2_reg_spms },
+    { SX2_REG_SFGC_ID,  SX2_REG_SFGC_LEN,  "SFGC",  sx2_reg_sfgc },
+    { SX2_REG_SFTR_ID,  SX2_REG_SFTR_LEN,  "SFTR",  sx2_reg_sftr },
+    { SX2_REG_SPMLR_ID, SX2_REG_SPMLR_LEN, "SPMLR", sx2_reg_spmlr },
+    { SX2_REG_PMLP_ID,  SX2_REG_PMLP_LEN,  "PMLP",  sx2_reg_pmlp },
+    { SX2_REG_PMTU_ID,  SX2_REG_PMTU_LEN,  "PMTU",  sx2_reg_pmtu },
+    { SX2_REG_PTYS_ID,  SX2_REG_PTYS_LEN,  "PTYS",  sx2_reg_ptys },
+    { SX2_REG_PPAD_ID,  SX2_REG_PPAD_LEN,  "PPAD",  sx2_reg_ppad },
+    { SX2_REG_PAOS_ID,  SX2_REG_PAOS_LEN,  "PAOS",  sx2_reg_paos },
+    { SX2_REG_PPCNT_ID, SX2_REG_PPCNT_LEN, "PPCNT", sx2_reg_ppcnt },
+    { SX2_REG_PLIB_ID,  SX2_REG_PLIB_LEN,  "PLIB",  sx2_reg_plib },
+    { SX2_REG_PSPA_ID,  SX2_REG_PSPA_LEN,  "PSPA",  sx2_reg_pspa },
+    { SX2_REG_HTGT_ID,  SX2_REG_HTGT_LEN,  "HTGT",  sx2_reg_htgt },
+    { SX2_REG_HPKT_ID,  SX2_REG_HPKT_LEN,  "HPKT",  sx2_reg_hpkt },
+    { SX2_REG_MGIR_ID,  SX2_REG_MGIR_LEN,  "MGIR",  sx2_reg_mgir },
+    { SX2_REG_MRSR_ID,  SX2_REG_MRSR_LEN,  "MRSR",  sx2_reg_mrsr },
+    { SX2_REG_MGPIR_ID, SX2_REG_MGPIR_LEN, "MGPIR", sx2_reg_mgpir },
+};
+
+const SX2RegInfo *sx2_reg_find(uint16_t id)
+{
+    unsigned i;
+
+    for (i = 0; i < ARRAY_SIZE(sx2_regs); i++) {
+        if (sx2_regs[i].id == id) {
+            return &sx2_regs[i];
+        }
+    }
+    return NULL;
+}
+
+const char *sx2_reg_name(uint16_t id)
+{
+    const SX2RegInfo *r = sx2_reg_find(id);
+
+    if (r) {
+        return r->name;
+    }
+    return id == SX2_REG_PUDE_ID ? "PUDE" : "unsupported";
+}
+
+void sx2_reg_reset(SwitchX2State *s)
+{
+    unsigned i;
+
+    s->sgcr_llb = false;
+    memcpy(s->spad_mac, s->base_mac.a, 6);
+    memset(s->htgt, 0, sizeof(s->htgt));
+    /* Until the driver retargets it, the EMAD group lands on RDQ 0 */
+    s->htgt[0].valid = true;
+    for (i = 0; i < SX2_TRAP_ID_MAX; i++) {
+        sx2_hpkt_default(s, i);
+    }
+    memset(s->sfgc, 0, sizeof(s->sfgc));
+    if (s->sftr) {
+        memset(s->sftr, 0,
+               sizeof(SX2PortSet) * SX2_MAX_FLOOD_TABLES * SX2_FT_MAX_INDEX);
+    }
+    s->flood_unimp_logged = false;
+    for (i = 0; i <= SX2_MAX_PORTS; i++) {
+        sx2_port_reset(&s->fp[i]);
+    }
+}

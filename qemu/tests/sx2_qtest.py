@@ -1,0 +1,590 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (c) 2026 The switchx2-emu authors
+#
+# Drive the switchx2 model through QEMU's qtest protocol the way the
+# Linux mlxsw_pci + switchx2 driver does at probe time, without a guest
+# kernel: reset, firmware queries, queue setup, register access by
+# command and by EMAD, link bring-up and PUDE, packets both ways, and a
+# handful of malformed inputs.  Usage: sx2_qtest.py QEMU-BINARY
+import struct
+import subprocess
+import sys
+
+QEMU = sys.argv[1] if len(sys.argv) > 1 else 'qemu-system-x86_64'
+BAR = 0xE0000000
+MSI_ADDR = 0x1000
+IN_MBOX, OUT_MBOX = 0x10000, 0x11000
+EQ_BASE, CQ_BASE, SDQ_BASE, RDQ_BASE = 0x20000, 0x100000, 0x200000, 0x300000
+BUF_BASE = 0x800000
+AQ = 0x8000
+NUM_SDQ = NUM_RDQ = NUM_CQ = 0
+FAIL = 0
+
+
+class QTest:
+    def __init__(self, args):
+        self.p = subprocess.Popen(args, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, text=True)
+
+    def cmd(self, line):
+        self.p.stdin.write(line + '\n')
+        self.p.stdin.flush()
+        while True:
+            r = self.p.stdout.readline()
+            if not r:
+                raise RuntimeError('qemu died')
+            if r.startswith('OK') or r.startswith('FAIL') or \
+               r.startswith('ERR'):
+                return r.strip()
+
+    def outl(self, port, v): self.cmd('outl 0x%x 0x%x' % (port, v))
+    def inl(self, port): return int(self.cmd('inl 0x%x' % port).split()[1], 16)
+    def outw(self, port, v): self.cmd('outw 0x%x 0x%x' % (port, v))
+    def inw(self, port): return int(self.cmd('inw 0x%x' % port).split()[1], 16)
+
+    def mem_write(self, addr, data):
+        if data:
+            self.cmd('write 0x%x 0x%x 0x%s' % (addr, len(data), data.hex()))
+
+    def mem_read(self, addr, n):
+        r = self.cmd('read 0x%x 0x%x' % (addr, n))
+        return bytes.fromhex(r.split()[1][2:])
+
+    # BAR0 registers are 32 bit big-endian
+    def reg_w(self, off, v):
+        self.cmd('write 0x%x 0x4 0x%s' % (BAR + off, struct.pack('>I', v).hex()))
+
+    def reg_r(self, off):
+        return struct.unpack('>I', self.mem_read(BAR + off, 4))[0]
+
+    def quit(self):
+        self.p.kill()
+        self.p.wait(timeout=10)
+
+
+def check(cond, what):
+    global FAIL
+    print(('ok   ' if cond else 'FAIL ') + what)
+    if not cond:
+        FAIL += 1
+
+
+def be32(b, off): return struct.unpack_from('>I', b, off)[0]
+def fget(b, off, shift, bits): return (be32(b, off) >> shift) & ((1 << bits) - 1)
+
+
+def fset(b, off, shift, bits, v):
+    w = be32(b, off) & ~(((1 << bits) - 1) << shift)
+    struct.pack_into('>I', b, off, w | ((v & ((1 << bits) - 1)) << shift))
+
+
+def cfg_addr(dev, reg): return 0x80000000 | (dev << 11) | reg
+
+
+def find_dev(q):
+    for dev in range(32):
+        q.outl(0xcf8, cfg_addr(dev, 0))
+        if q.inl(0xcfc) == 0xc73815b3:
+            return dev
+    return None
+
+
+def cfg_w32(q, dev, reg, v):
+    q.outl(0xcf8, cfg_addr(dev, reg))
+    q.outl(0xcfc, v)
+
+
+def cfg_r32(q, dev, reg):
+    q.outl(0xcf8, cfg_addr(dev, reg))
+    return q.inl(0xcfc)
+
+
+def exec_cmd(q, opcode, opmod=0, in_mod=0, in_mbox=None, evreq=False):
+    if in_mbox is not None:
+        q.mem_write(IN_MBOX, bytes(in_mbox))
+    q.mem_write(OUT_MBOX, bytes(4096))
+    q.reg_w(0x71000, 0)
+    q.reg_w(0x71004, IN_MBOX)
+    q.reg_w(0x7100C, 0)
+    q.reg_w(0x71010, OUT_MBOX)
+    q.reg_w(0x71008, in_mod)
+    q.reg_w(0x71014, 0)
+    q.reg_w(0x71018, (1 << 23) | ((1 << 22) if evreq else 0) |
+            (opmod << 12) | opcode)
+    ctrl = q.reg_r(0x71018)
+    assert not ctrl & (1 << 23)
+    return ctrl >> 24, bytearray(q.mem_read(OUT_MBOX, 4096))
+
+
+def op_tlv(reg_id, write, tid):
+    t = bytearray(16)
+    fset(t, 0, 27, 5, 1)
+    fset(t, 0, 16, 11, 4)
+    fset(t, 4, 16, 16, reg_id)
+    fset(t, 4, 8, 7, 2 if write else 1)
+    fset(t, 4, 0, 8, 1)
+    struct.pack_into('>Q', t, 8, tid)
+    return t
+
+
+def reg_tlv(payload):
+    t = bytearray(4)
+    fset(t, 0, 27, 5, 3)
+    fset(t, 0, 16, 11, len(payload) // 4 + 1)
+    return t + payload
+
+
+def reg_cmd(q, reg_id, payload, write):
+    mbox = bytearray(4096)
+    body = op_tlv(reg_id, write, 0x77) + reg_tlv(payload)
+    mbox[:len(body)] = body
+    st, out = exec_cmd(q, 0x040, in_mbox=mbox)
+    return st, fget(out, 0, 8, 7), out[20:20 + len(payload)]
+
+
+class Rings:
+    def __init__(self, q):
+        self.q = q
+        self.sdq_pc = [0] * 8
+        self.rdq_pc = [0] * 32
+        self.cq_cc = [0] * 96
+        self.eq_cc = [0, 0]
+        self.tid = 0x1000
+        self.events = []
+
+    def db(self, type_off, n, v):
+        self.q.reg_w(0x80000 + type_off + 4 * n, v & 0xFFFF)
+
+    def cqe_poll(self, cqn, count=2048):
+        """Return list of new CQEs on cqn, ringing the consumer doorbell."""
+        out = []
+        while True:
+            cc = self.cq_cc[cqn]
+            idx = cc & (count - 1)
+            e = self.q.mem_read(CQ_BASE + cqn * AQ + idx * 16, 16)
+            owner = be32(e, 12) & 1
+            if owner != (1 if cc & count else 0):
+                break
+            out.append(e)
+            self.cq_cc[cqn] += 1
+            self.db(0x400, cqn, self.cq_cc[cqn] + count)
+        return out
+
+    def eqe_poll(self, eqn, count=2048):
+        out = []
+        while True:
+            cc = self.eq_cc[eqn]
+            e = self.q.mem_read(EQ_BASE + eqn * AQ + (cc & (count - 1)) * 16,
+                                16)
+            if (be32(e, 12) & 1) != (1 if cc & count else 0):
+                break
+            out.append(e)
+            self.eq_cc[eqn] += 1
+        if out:
+            self.db(0x600, eqn, self.eq_cc[eqn] + count)
+        return out
+
+    def sdq_send(self, sdqn, frame):
+        pc = self.sdq_pc[sdqn]
+        buf = BUF_BASE + 0x400000 + sdqn * 0x10000 + (pc % 4) * 0x4000
+        self.q.mem_write(buf, frame)
+        w = bytearray(32)
+        fset(w, 0, 31, 1, 1)
+        fset(w, 0, 23, 4, 0xA)
+        struct.pack_into('>H', w, 2, len(frame))
+        struct.pack_into('>Q', w, 8, buf)
+        self.q.mem_write(SDQ_BASE + sdqn * AQ + (pc % 1024) * 32, bytes(w))
+        self.sdq_pc[sdqn] += 1
+        self.db(0x000, sdqn, self.sdq_pc[sdqn])
+
+    def rdq_post(self, rdqn, n):
+        for _ in range(n):
+            pc = self.rdq_pc[rdqn]
+            w = bytearray(32)
+            struct.pack_into('>H', w, 2, 10000)
+            struct.pack_into('>Q', w, 8, self.rdq_buf(rdqn, pc))
+            self.q.mem_write(RDQ_BASE + rdqn * AQ + (pc % 1024) * 32, bytes(w))
+            self.rdq_pc[rdqn] += 1
+            self.db(0x200, rdqn, self.rdq_pc[rdqn])
+
+    def rdq_buf(self, rdqn, pc):
+        return BUF_BASE + rdqn * 0x10000 + (pc % 4) * 0x4000
+
+
+def txhdr(port, emad):
+    h = bytearray(16)
+    fset(h, 0, 28, 4, 0)
+    fset(h, 0, 26, 2, 0)
+    fset(h, 0, 21, 3, 1)
+    fset(h, 0, 18, 3, 6 if emad else 5)
+    fset(h, 4, 16, 16, port)
+    fset(h, 4, 9, 5, 0x1f if emad else 0)
+    fset(h, 12, 16, 16, 0xE0E0)
+    fset(h, 12, 5, 1, 1 if emad else 0)
+    fset(h, 12, 0, 4, 6)
+    return h
+
+
+def emad_frame(reg_id, payload, write, tid, string_tlv=False):
+    eth = bytes.fromhex('0102c9000001' '0002c9010203') + \
+        struct.pack('>HBB', 0x8932, 0, 0)
+    body = op_tlv(reg_id, write, tid)
+    if string_tlv:
+        s = bytearray(132)
+        fset(s, 0, 27, 5, 2)
+        fset(s, 0, 16, 11, 33)
+        body += s
+    end = bytearray(4)
+    fset(end, 0, 16, 11, 1)
+    return eth + body + reg_tlv(payload) + end
+
+
+def main():
+    global NUM_SDQ, NUM_RDQ, NUM_CQ
+    args = [QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
+            '-display', 'none', '-vga', 'none', '-nodefaults', '-m', '64M',
+            '-L', '/usr/share/seabios', '-L', '/usr/share/qemu',
+            '-netdev', 'hubport,id=n1,hubid=1',
+            '-netdev', 'hubport,id=n2,hubid=1',
+            '-device', 'switchx2,id=sw,ports=4,port1=n1,port2=n2']
+    q = QTest(args)
+    dev = find_dev(q)
+    check(dev is not None, 'switchx2 found on PCI bus')
+    cfg_w32(q, dev, 0x10, BAR | 4)
+    cfg_w32(q, dev, 0x14, 0)
+    cfg_w32(q, dev, 0x04, 0x6)
+    # MSI-X: find the capability, point vector 0 at RAM, enable
+    cap = cfg_r32(q, dev, 0x34) & 0xFF
+    while cap and (cfg_r32(q, dev, cap) & 0xFF) != 0x11:
+        cap = (cfg_r32(q, dev, cap) >> 8) & 0xFF
+    check(cap != 0, 'MSI-X capability present')
+    tbl = cfg_r32(q, dev, cap + 4)
+    check(tbl & 7 == 0, 'MSI-X table in BAR0')
+    t = BAR + (tbl & ~7)
+    q.mem_write(t, struct.pack('<IIII', MSI_ADDR, 0, 0xABCD, 0))
+    cfg_w32(q, dev, cap, cfg_r32(q, dev, cap) | (1 << 31))
+
+    check(q.reg_r(0xA1844) & 0xFFFF == 0x5E, 'FW_READY reads 0x5E')
+    # MRSR through the command interface
+    mrsr = bytearray(8)
+    fset(mrsr, 0, 0, 4, 1)
+    st, est, _ = reg_cmd(q, 0x9023, mrsr, True)
+    check(st == 0 and est == 0, 'MRSR write by ACCESS_REG completes OK')
+    q.cmd('clock_step 1000000')
+    check(q.reg_r(0xA1844) & 0xFFFF == 0x5E, 'FW_READY after reset')
+
+    st, out = exec_cmd(q, 0x004)
+    check(st == 0 and fget(out, 8, 0, 16) == 1, 'QUERY_FW: cmd if rev 1')
+    print('     fw %d.%d.%d pages %d db 0x%x' % (
+        fget(out, 0, 0, 16), fget(out, 4, 0, 16), fget(out, 4, 16, 16),
+        fget(out, 0, 16, 16), struct.unpack_from('>Q', out, 0x40)[0]))
+    pages = fget(out, 0, 16, 16)
+    fa = bytearray(4096)
+    for i in range(pages):
+        struct.pack_into('>Q', fa, 8 * i, 0x2000000 + i * 4096)
+    st, _ = exec_cmd(q, 0xFFF, in_mod=pages, in_mbox=fa)
+    check(st == 0, 'MAP_FA %d pages' % pages)
+    st, _ = exec_cmd(q, 0xFFF, in_mod=1, in_mbox=fa)
+    check(st == 0x08, 'MAP_FA beyond fw_pages -> EXCEED_LIM (0x%x)' % st)
+    st, out = exec_cmd(q, 0x006)
+    check(st == 0 and out[0xF0:0xF3] == b'MT_', 'QUERY_BOARDINFO PSID %r'
+          % out[0xF0:0x100])
+    st, _ = exec_cmd(q, 0x101)
+    check(st == 0x02, 'QUERY_RESOURCES -> BAD_OP')
+    st, _ = exec_cmd(q, 0x7AB)
+    check(st == 0x02, 'unknown opcode -> BAD_OP')
+    prof = bytearray(4096)
+    struct.pack_into('>I', prof, 0x0C, 0x33FD)
+    fset(prof, 0x60, 24, 8, 1)
+    fset(prof, 0x60, 20, 4, 2)
+    fset(prof, 0x68, 24, 8, 1)
+    fset(prof, 0x68, 20, 4, 1)
+    st, _ = exec_cmd(q, 0x100, opmod=1, in_mbox=prof)
+    check(st == 0, 'CONFIG_PROFILE')
+    st, out = exec_cmd(q, 0x003)
+    NUM_SDQ, NUM_RDQ = fget(out, 0, 0, 8), fget(out, 4, 0, 8)
+    NUM_CQ, num_eq = fget(out, 8, 0, 8), fget(out, 12, 0, 8)
+    check(st == 0 and 1 << fget(out, 0, 24, 8) == 1024 and
+          1 << fget(out, 8, 24, 8) == 2048 and num_eq == 2 and
+          NUM_SDQ >= 2 and NUM_SDQ + NUM_RDQ <= NUM_CQ <= 96 and
+          NUM_RDQ > 0x15,
+          'QUERY_AQ_CAP sdq %d rdq %d cq %d eq %d' % (NUM_SDQ, NUM_RDQ,
+                                                      NUM_CQ, num_eq))
+    r = Rings(q)
+    # EQs (armed), CQs (CQE v0), SDQs, RDQs as mlxsw_pci_aqs_init
+    for n in range(2):
+        q.mem_write(EQ_BASE + n * AQ, bytes.fromhex('00' * 12 + '00000001') *
+                    2048)
+        m = bytearray(4096)
+        fset(m, 0, 24, 1, 1)
+        fset(m, 0, 8, 2, 1)
+        fset(m, 0, 0, 4, 11)
+        for i in range(8):
+            struct.pack_into('>Q', m, 0x10 + 8 * i, EQ_BASE + n * AQ + i * 4096)
+        st, _ = exec_cmd(q, 0x013, in_mod=n, in_mbox=m)
+        check(st == 0, 'SW2HW_EQ %d' % n)
+        r.db(0x600, n, 2048)
+        r.db(0xA00, n, 0)
+    ok = True
+    for n in range(NUM_CQ):
+        q.mem_write(CQ_BASE + n * AQ, bytes.fromhex('00' * 12 + '00000001') *
+                    2048)
+        m = bytearray(4096)
+        fset(m, 0, 24, 1, 1)
+        fset(m, 0, 0, 4, 11)
+        for i in range(8):
+            struct.pack_into('>Q', m, 0x10 + 8 * i, CQ_BASE + n * AQ + i * 4096)
+        st, _ = exec_cmd(q, 0x016, in_mod=n, in_mbox=m)
+        ok = ok and st == 0
+        r.db(0x400, n, 2048)
+        r.db(0x800, n, 0)
+    check(ok, 'SW2HW_CQ x%d' % NUM_CQ)
+    ok = True
+    for n in range(NUM_SDQ):
+        m = bytearray(4096)
+        fset(m, 0, 24, 8, n)
+        fset(m, 0, 23, 1, 1 if n == 0 else 0)
+        fset(m, 0, 0, 6, 3)
+        for i in range(8):
+            struct.pack_into('>Q', m, 0x10 + 8 * i, SDQ_BASE + n * AQ + i * 4096)
+        st, _ = exec_cmd(q, 0x201, opmod=0, in_mod=n, in_mbox=m)
+        ok = ok and st == 0
+        r.db(0, n, 0)
+    for n in range(NUM_RDQ):
+        m = bytearray(4096)
+        fset(m, 0, 24, 8, NUM_SDQ + n)
+        fset(m, 0, 0, 6, 3)
+        for i in range(8):
+            struct.pack_into('>Q', m, 0x10 + 8 * i, RDQ_BASE + n * AQ + i * 4096)
+        st, _ = exec_cmd(q, 0x201, opmod=1, in_mod=n, in_mbox=m)
+        ok = ok and st == 0
+        r.db(0x200, n, 0)
+        r.rdq_post(n, 4)
+    check(ok, 'SW2HW_DQ all SDQs/RDQs')
+    st, _ = exec_cmd(q, 0x201, opmod=0, in_mod=0, in_mbox=m)
+    check(st == 0x09, 'SW2HW_DQ on busy SDQ -> BAD_RES_STATE (0x%x)' % st)
+
+    # Event mode command: completion EQE on EQ0 plus an MSI-X message
+    q.mem_write(MSI_ADDR, bytes(4))
+    st, _ = exec_cmd(q, 0x004, evreq=True)
+    eqes = r.eqe_poll(0)
+    check(len(eqes) == 1 and fget(eqes[0], 12, 24, 8) == 0x0A and
+          fget(eqes[0], 0, 0, 8) == 0, 'event mode: command EQE on EQ0')
+    check(q.mem_read(MSI_ADDR, 4) == struct.pack('<I', 0xABCD),
+          'MSI-X message written')
+    r.db(0xA00, 0, r.eq_cc[0])
+
+    # Trap setup the way core + switchx2 do it (HPKT/HTGT via command)
+    def htgt(group, rdq):
+        p = bytearray(0x20)
+        fset(p, 0, 0, 8, group)
+        fset(p, 0x10, 0, 6, rdq)
+        return reg_cmd(q, 0x7002, p, True)[:2]
+
+    def hpkt(trap, group, action=1):
+        p = bytearray(0x10)
+        fset(p, 0, 20, 3, action)
+        fset(p, 0, 12, 6, group)
+        fset(p, 0, 0, 10, trap)
+        return reg_cmd(q, 0x7003, p, True)[:2]
+    check(hpkt(0x05, 0) == (0, 0), 'HPKT ETHEMAD -> group 0 (cmd)')
+    check(htgt(0, 0x15) == (0, 0), 'HTGT EMAD group -> RDQ 0x15 (cmd)')
+    check(htgt(0, 60)[1] == 7, 'HTGT with bad RDQ -> bad parameter')
+    check(reg_cmd(q, 0x1234, bytearray(16), False)[1] == 4,
+          'unknown register -> register not supported')
+
+    # EMAD over SDQ0 from here on
+    def emad(reg_id, payload, write=False, string_tlv=False):
+        r.tid += 1
+        r.sdq_send(0, bytes(txhdr(0, True)) +
+                   emad_frame(reg_id, payload, write, r.tid, string_tlv))
+        r.cqe_poll(0)
+        resp = None
+        for c in r.cqe_poll(NUM_SDQ + 0x15):
+            rdq = fget(c, 12, 1, 5)
+            wc = fget(c, 4, 16, 16)
+            f = q.mem_read(r.rdq_buf(rdq, wc), fget(c, 4, 0, 14))
+            r.rdq_post(rdq, 1)
+            if fget(c, 8, 0, 10) == 0x05:
+                resp = f
+            else:
+                r.events.append((fget(c, 8, 0, 10), f))
+        if resp is None:
+            return None, None
+        f = resp
+        op = f[16:32]
+        assert struct.unpack_from('>Q', op, 8)[0] == r.tid
+        off = 32 + (132 if string_tlv else 0)
+        return fget(op, 0, 8, 7), bytearray(f[off + 4:off + 4 + len(payload)])
+
+    st, pl = emad(0x2002, bytearray(16))
+    check(st == 0 and pl[2:8] == bytes.fromhex('525400123600'),
+          'EMAD SPAD query: base MAC %s' % (pl[2:8].hex() if pl else None))
+    widths = []
+    for lp in range(1, 65):
+        p = bytearray(0x40)
+        fset(p, 0, 16, 8, lp)
+        st, pl = emad(0x5002, p)
+        widths.append(fget(pl, 0, 0, 8) if st == 0 else -1)
+    check(widths[:4] == [4] * 4 and widths[4:] == [0] * 60,
+          'PMLP widths %s...' % widths[:6])
+    st, pl = emad(0x9020, bytearray(0x9C))
+    check(st == 0 and pl[0x30:0x33] == b'MT_' and fget(pl, 0x44, 0, 32) == 9,
+          'MGIR: fw %d.%d.%d' % (fget(pl, 0x44, 0, 32), fget(pl, 0x48, 0, 32),
+                                 fget(pl, 0x4C, 0, 32)))
+    st, pl = emad(0x9100, bytearray(0xA0))
+    check(st == 0, 'MGPIR answered')
+    st, pl = emad(0x900F, bytearray(0x14), string_tlv=True)
+    check(st == 4, 'MTBR -> register not supported (string TLV)')
+    st, pl = emad(0x5004, bytearray(0x40))
+    check(st == 7, 'PTYS on local port 0 -> bad parameter')
+    p = bytearray(0x10)
+    fset(p, 0, 16, 8, 1)
+    fset(p, 8, 16, 16, 1530)
+    check(emad(0x5003, p, True)[0] == 0, 'PMTU write 1530')
+
+    # PUDE event + link up on ports 1 and 2, traps for the data path
+    check(hpkt(0x08, 0)[1] == 0, 'HPKT PUDE')
+    check(htgt(1, 0x14)[1] == 0 and hpkt(0x01, 1)[1] == 0,
+          'HTGT/HPKT FDB_MC -> RDQ 0x14 (EMAD)')
+    sftr = bytearray(0x420)
+    fset(sftr, 4, 16, 3, 2)
+    sftr[0x20 + 31] |= 1
+    sftr[0x220 + 31] |= 1
+    check(emad(0x2012, sftr, True)[0] == 0, 'SFTR CPU into table 0')
+    for t in (0, 1, 2, 3, 5):
+        p = bytearray(0x10)
+        fset(p, 0, 0, 4, t)
+        fset(p, 4, 16, 3, 2)
+        check(emad(0x2011, p, True)[0] == 0, 'SFGC type %d' % t)
+    # Ports 1 and 2 are cabled to each other (one hub): a port comes up
+    # only once its link partner's transmitter is on too.
+    def paos_up(lp):
+        p = bytearray(0x10)
+        fset(p, 0, 16, 8, lp)
+        fset(p, 0, 8, 4, 1)
+        fset(p, 4, 31, 1, 1)
+        fset(p, 4, 30, 1, 1)
+        fset(p, 4, 0, 2, 1)
+        r.events = []
+        st, pl = emad(0x5006, p, True)
+        return st, [(fget(e[1], 36, 16, 8), fget(e[1], 36, 0, 4))
+                    for e in r.events if e[0] == 0x08]
+
+    def paos_oper(lp):
+        p = bytearray(0x10)
+        fset(p, 0, 16, 8, lp)
+        st, pl = emad(0x5006, p)
+        return fget(pl, 0, 0, 4) if st == 0 else None
+
+    st, ev = paos_up(1)
+    check(st == 0 and ev == [], 'PAOS up port 1, partner down -> no PUDE')
+    check(paos_oper(1) == 2, 'PAOS oper down port 1 while partner is down')
+    st, ev = paos_up(2)
+    check(st == 0 and sorted(ev) == [(1, 1), (2, 1)],
+          'PAOS up port 2 -> PUDE oper up for both ends of the cable')
+    for lp in (1, 2):
+        check(paos_oper(lp) == 1, 'PAOS oper up port %d' % lp)
+
+    # CPU sends on port 1; the hub brings it to port 2; trapped to CPU
+    frame = bytes.fromhex('ffffffffffff' '020000000001' '0800') + bytes(50)
+    r.sdq_send(1, bytes(txhdr(1, False)) + frame)
+    check(len(r.cqe_poll(1)) == 1, 'TX completion on CQ1')
+    cqes = r.cqe_poll(NUM_SDQ + 0x14)
+    check(len(cqes) == 1 and fget(cqes[0], 0, 0, 16) == 2 and
+          fget(cqes[0], 8, 0, 10) == 0x01 and fget(cqes[0], 4, 0, 14) == 64,
+          'frame from port 2 trapped FDB_MC to RDQ 0x14')
+    p = bytearray(0x100)
+    fset(p, 0, 16, 8, 1)
+    st, pl = emad(0x5008, p)
+    check(st == 0 and struct.unpack_from('>Q', pl, 8)[0] == 1,
+          'PPCNT port1 tx frames = 1')
+    fset(p, 0, 16, 8, 2)
+    st, pl = emad(0x5008, p)
+    check(st == 0 and struct.unpack_from('>Q', pl, 16)[0] == 1,
+          'PPCNT port2 rx frames = 1')
+    big = bytes.fromhex('ffffffffffff' '020000000001' '0800') + bytes(1600)
+    r.sdq_send(1, bytes(txhdr(1, False)) + big)
+    r.cqe_poll(1)
+    check(r.cqe_poll(NUM_SDQ + 0x14) == [], 'frame above PMTU not sent')
+
+    # Garbage: wild doorbells, bad WQEs, truncated EMAD, bad mailboxes
+    r.db(0x000, 31, 5)
+    r.db(0x400, 90, 7)
+    r.db(0x200, 0, 60000)
+    r.sdq_send(0, bytes(txhdr(0, True)) + bytes(20))
+    r.cqe_poll(0)
+    w = bytearray(32)
+    fset(w, 0, 31, 1, 1)
+    fset(w, 0, 23, 4, 0xA)
+    struct.pack_into('>H', w, 2, 0x3FFF)
+    struct.pack_into('>Q', w, 8, 0xFFFFFFFFF000)
+    pc = r.sdq_pc[1]
+    q.mem_write(SDQ_BASE + 1 * AQ + (pc % 1024) * 32, bytes(w))
+    r.sdq_pc[1] += 1
+    r.db(0, 1, r.sdq_pc[1])
+    c = r.cqe_poll(1)
+    check(len(c) == 1 and fget(c[0], 12, 7, 1) == 1,
+          'wild DMA WQE completes with error bit')
+    q.reg_w(0x71004, 0xFFFFF000)
+    q.reg_w(0x71004, 0xFFFFF000)
+    q.reg_w(0x71000, 0xFFFF)
+    q.reg_w(0x71018, (1 << 23) | 0x040)
+    check(q.reg_r(0x71018) >> 24 == 0x01, 'ACCESS_REG with wild mailbox -> '
+          'INTERNAL_ERR')
+    st, pl = emad(0x2002, bytearray(16))
+    check(st == 0, 'device still answers EMADs')
+
+    # Random garbage through every entry point; QEMU must survive it
+    import random
+    rnd = random.Random(1234)
+    regs = [0x2000, 0x2002, 0x2008, 0x200D, 0x2011, 0x2012, 0x2018, 0x5002,
+            0x5003, 0x5004, 0x5005, 0x5006, 0x5008, 0x500A, 0x500D, 0x7002,
+            0x7003, 0x9020, 0x9100]
+    ops = [0x003, 0x004, 0x006, 0x013, 0x014, 0x015, 0x016, 0x017, 0x018,
+           0x01E, 0x022, 0x040, 0x100, 0x101, 0x201, 0x202, 0xFFE, 0xFFF]
+    for i in range(1500):
+        k = rnd.randrange(5)
+        if k == 0:
+            m = bytearray(rnd.randbytes(4096))
+            exec_cmd(q, rnd.choice(ops), opmod=rnd.randrange(4),
+                     in_mod=rnd.choice([0, 1, 2, 5, 30, 95, 0xFFFFFFFF]),
+                     in_mbox=m, evreq=rnd.random() < 0.3)
+        elif k == 1:
+            r.db(rnd.randrange(0, 0xC00, 4), 0, rnd.getrandbits(32))
+        elif k == 2:
+            pl = bytearray(rnd.randbytes(rnd.choice([8, 16, 0x40, 0x420])))
+            fset(pl, 0, 16, 8, rnd.randrange(0, 8))
+            fr = emad_frame(rnd.choice(regs), pl, rnd.random() < 0.5,
+                            rnd.getrandbits(64))
+            if rnd.random() < 0.3:
+                fr = bytearray(fr)
+                fr[rnd.randrange(len(fr))] = rnd.getrandbits(8)
+                fr = fr[:rnd.randrange(len(fr))]
+            r.sdq_send(rnd.randrange(NUM_SDQ), bytes(txhdr(
+                rnd.randrange(6), rnd.random() < 0.5)) + bytes(fr))
+        elif k == 3:
+            w = bytearray(rnd.randbytes(32))
+            n = rnd.randrange(NUM_SDQ)
+            q.mem_write(SDQ_BASE + n * AQ + (r.sdq_pc[n] % 1024) * 32, bytes(w))
+            r.sdq_pc[n] += 1
+            r.db(0, n, r.sdq_pc[n])
+        else:
+            q.reg_w(rnd.randrange(0x71000, 0x7101C, 4), rnd.getrandbits(32))
+    # Whatever state that left, a device reset must bring it back
+    check(q.reg_r(0xA1844) & 0xFFFF in (0, 0x5E), 'alive after fuzzing')
+    mrsr = bytearray(8)
+    fset(mrsr, 0, 0, 4, 1)
+    q.reg_w(0x71018, 0)
+    st, est, _ = reg_cmd(q, 0x9023, mrsr, True)
+    q.cmd('clock_step 1000000')
+    st, out = exec_cmd(q, 0x004)
+    check(st == 0 and fget(out, 8, 0, 16) == 1,
+          'MRSR recovers the device after fuzzing')
+    q.quit()
+    print('%d failure(s)' % FAIL)
+    sys.exit(1 if FAIL else 0)
+
+
+main()
