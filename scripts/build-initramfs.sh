@@ -8,10 +8,11 @@ set -euo pipefail
 KBUILD=${KERNEL_OUT:-$BUILD/kbuild}
 OUT=${INITRAMFS:-$BUILD/initramfs.cpio.gz}
 ROOT=$OUT.root
-# iproute2 and ethtool replace busybox's applets of the same name. dash is
+# iproute2, ethtool and iputils' ping (busybox's has no -M) replace
+# busybox's applets of the same name. dash is
 # /bin/sh: Debian's busybox sh runs its own applets before PATH, which
 # would shadow iproute2. bash is the interactive shell of `make run`.
-TOOLS=(ip bridge devlink ethtool)
+TOOLS=(ip bridge devlink ethtool ping)
 SHELLS=(dash bash)
 
 [ -d "$KBUILD/modules-install/lib/modules" ] || die "no kernel modules: run scripts/build-kernel.sh"

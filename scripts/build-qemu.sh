@@ -35,7 +35,7 @@ install_hooks() {
 # ninja sees only real edits.
 sync_model() {
 	mkdir -p "$MODEL_DIR"
-	rsync -rc --delete --exclude devices.mak "$TOP/qemu/" "$MODEL_DIR/"
+	rsync -rc --delete --exclude devices.mak --exclude tests/ "$TOP/qemu/" "$MODEL_DIR/"
 }
 
 configure_qemu() {
@@ -55,7 +55,7 @@ configure_qemu() {
 install_hooks
 sync_model
 
-hook_sum=$(cat "$TOP/qemu/devices.mak" "$TOP/qemu/meson.build" "$TOP/qemu/Kconfig" \
+hook_sum=$(cat "$TOP/qemu/devices.mak" \
 	"$TOP/scripts/build-qemu.sh" | sha256sum | cut -d' ' -f1)
 if [ ! -f "$OUT/build.ninja" ] || [ "$(cat "$OUT/.hook-sum" 2>/dev/null)" != "$hook_sum" ]; then
 	configure_qemu

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Boot the guest in test mode and judge the run: the guest's TAP, plus the
-# harness's own verdicts (the guest finished; the kernel log is clean).
+# harness's own verdicts (the guest finished; the kernel log is clean),
+# plus the host-side qtest of the SwitchX-2 model (qemu/tests/).
 # Ends with "N passed, N failed"; exits non-zero on any failure.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -28,10 +29,10 @@ harness_fail=()
 harness_check() {
 	n=$((n + 1))
 	if [ "$2" -eq 0 ]; then
-		echo "ok $n harness: $1"
+		echo "ok $n $1"
 		passed=$((passed + 1))
 	else
-		echo "not ok $n harness: $1"
+		echo "not ok $n $1"
 		echo "#   $3"
 		failed=$((failed + 1))
 		harness_fail+=("$1: $3")
@@ -47,12 +48,34 @@ elif grep -q 'Kernel panic' "$console.txt"; then
 else
 	reason="guest stopped before the tests finished (QEMU exit $qrc)"
 fi
-harness_check "guest ran every test and powered off" "$finished" "$reason"
+harness_check "harness: guest ran every test and powered off" "$finished" "$reason"
 
 clean=0
 grep -Eq "$BAD_KERNEL_LOG" "$console.txt" && clean=1
-harness_check "kernel log has no oops, panic, BUG, WARNING or KASAN report" "$clean" \
+harness_check "harness: kernel log has no oops, panic, BUG, WARNING or KASAN report" "$clean" \
 	"$(grep -Em3 "$BAD_KERNEL_LOG" "$console.txt" | tr '\n' ' ')"
+
+# The model's qtest drives the device with no guest kernel, including
+# malformed input; its "ok"/"FAIL" lines become TAP lines.
+qtest_rc=0
+qtest_out=$(python3 "$TOP/qemu/tests/sx2_qtest.py" "$BUILD/qemu/qemu-system-x86_64" \
+	2>"$LOGS/qtest.log") || qtest_rc=$?
+echo "# qtest: qemu/tests/sx2_qtest.py (protocol log: $LOGS/qtest.log)"
+qtest_failed=0
+while IFS= read -r line; do
+	case "$line" in
+	"ok   "*)
+		harness_check "qtest: ${line#ok   }" 0 ""
+		;;
+	"FAIL "*)
+		harness_check "qtest: ${line#FAIL }" 1 "see $LOGS/qtest.log"
+		qtest_failed=1
+		;;
+	esac
+done <<<"$qtest_out"
+if [ "$qtest_rc" -ne 0 ] && [ "$qtest_failed" -eq 0 ]; then
+	harness_check "qtest ran to completion" 1 "exit status $qtest_rc, see $LOGS/qtest.log"
+fi
 
 echo "# console log: $console"
 if [ "$failed" -gt 0 ]; then

@@ -11,6 +11,13 @@ ROCKER_PORTS=2
 ROCKER_SWITCH_ID=5254001234560000
 ROCKER_HOST_MAC_PREFIX=52:54:00:aa:00
 
+# The emulated SwitchX-2: SX_PORTS front-panel ports, the first SX_WIRED
+# of them cabled to hosts. Its switch ID is its base MAC.
+SX_PORTS=8
+SX_WIRED=4
+SX_BASE_MAC=52:54:00:5a:00:00
+SX_HOST_MAC_PREFIX=52:54:00:bb:00
+
 # Rocker's switch_id property is a u64 that its driver exposes in memory
 # (little-endian) order: reverse the bytes of the ID we want to see.
 rocker_switch_id_prop() {
@@ -36,6 +43,17 @@ topology_qemu_args() {
 		-global "rocker.len-ports=$ROCKER_PORTS"
 		-device "rocker,name=sw1,switch_id=$(rocker_switch_id_prop $ROCKER_SWITCH_ID)$rports"
 	)
+
+	local sxports=""
+	for ((i = 1; i <= SX_WIRED; i++)); do
+		QEMU_NET_ARGS+=(
+			-netdev "hubport,id=sx$i,hubid=$((200 + i))"
+			-netdev "hubport,id=sxh$i,hubid=$((200 + i))"
+			-device "virtio-net-pci,romfile=,netdev=sxh$i,mac=$SX_HOST_MAC_PREFIX:0$i"
+		)
+		sxports+=",port$i=sx$i"
+	done
+	QEMU_NET_ARGS+=(-device "switchx2,ports=$SX_PORTS,mac=$SX_BASE_MAC$sxports")
 }
 
 topology_guest_env() {
@@ -43,5 +61,9 @@ topology_guest_env() {
 ROCKER_PORTS=$ROCKER_PORTS
 ROCKER_SWITCH_ID=$ROCKER_SWITCH_ID
 ROCKER_HOST_MAC_PREFIX=$ROCKER_HOST_MAC_PREFIX
+SX_PORTS=$SX_PORTS
+SX_WIRED=$SX_WIRED
+SX_SWITCH_ID=$(echo "$SX_BASE_MAC" | tr -d :)
+SX_HOST_MAC_PREFIX=$SX_HOST_MAC_PREFIX
 EOS
 }

@@ -8,7 +8,7 @@
 [ -f /harness/env ] && . /harness/env
 
 TAP_COUNTER=/tmp/tap.count
-SWITCH_DRIVERS="rocker"
+SWITCH_DRIVERS="rocker mlxsw_switchx2"
 
 tap_next() {
 	n=$(($(cat "$TAP_COUNTER" 2>/dev/null || echo 0) + 1))
@@ -84,4 +84,68 @@ show_switch_ports() {
 	for p in $(switch_ports); do
 		ip -d link show dev "$p"
 	done
+}
+
+# --- SwitchX-2 helpers ---
+
+SX_DRIVER=mlxsw_switchx2
+
+# PCI address of the SwitchX-2 function bound to our driver.
+sx_pci_addr() {
+	for d in /sys/bus/pci/drivers/$SX_DRIVER/0000:*; do
+		[ -e "$d" ] && echo "${d##*/}" && return 0
+	done
+	return 1
+}
+
+# The netdev of front-panel port N (phys_port_name pN).
+sx_port() {
+	for p in $(netdevs_of_driver "$SX_DRIVER"); do
+		[ "$(cat "/sys/class/net/$p/phys_port_name" 2>/dev/null)" = "p$1" ] &&
+			echo "$p" && return 0
+	done
+	return 1
+}
+
+# Move the host NIC cabled to port N into network namespace hN (once) as
+# interface "eth0", and give both ends addresses on their own /30.
+sx_host_setup() {
+	n=$1
+	if ! ip netns list | grep -qw "h$n"; then
+		nic=$(netdev_by_mac "$SX_HOST_MAC_PREFIX:0$n") || return 1
+		ip netns add "h$n"
+		ip link set "$nic" netns "h$n"
+		ip -n "h$n" link set "$nic" name eth0
+		ip -n "h$n" addr add "$(sx_host_ip "$n")/30" dev eth0
+		ip -n "h$n" link set eth0 up
+	fi
+	swp=$(sx_port "$n") || return 1
+	ip addr replace "$(sx_swp_ip "$n")/30" dev "$swp"
+	ip link set "$swp" up
+}
+
+# 192.0.2.0/24 (TEST-NET-1), one /30 per port: .4n+1 switch, .4n+2 host.
+sx_swp_ip() {
+	echo "192.0.2.$((4 * $1 + 1))"
+}
+
+sx_host_ip() {
+	echo "192.0.2.$((4 * $1 + 2))"
+}
+
+# Wait up to $2 seconds for a sysfs carrier value $3 on netdev $1 (in
+# namespace $4, when given).
+wait_carrier() {
+	i=0
+	while [ $i -lt $(($2 * 10)) ]; do
+		if [ -n "$4" ]; then
+			c=$(ip netns exec "$4" cat "/sys/class/net/$1/carrier" 2>/dev/null)
+		else
+			c=$(cat "/sys/class/net/$1/carrier" 2>/dev/null)
+		fi
+		[ "$c" = "$3" ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
 }
