@@ -16,6 +16,14 @@ for n in $(seq 1 "$SX_WIRED"); do
 done
 
 swp=$(sx_port 1)
+# Link settings come from PTYS: 4 lanes of 10G on a SwitchX-2 40G port.
+settings=$(ethtool "$swp" 2>&1)
+if echo "$settings" | grep -q "Speed: 40000Mb/s" &&
+	echo "$settings" | grep -q "Link detected: yes"; then
+	ok "switchx2: ethtool $swp reports a 40G link"
+else
+	not_ok "switchx2: ethtool $swp reports a 40G link" "$settings"
+fi
 ip link set "$swp" down
 if wait_carrier eth0 10 0 h1; then
 	ok "switchx2: admin down on p1 takes h1's carrier down"
