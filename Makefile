@@ -4,6 +4,8 @@
 #   make run        boot a guest with the switches attached, guest shell
 #   make run CMD='ip -d link show'   run one command in the guest and exit
 #   make qemu-test  boot, run every guest test, print TAP and a summary
+#   make bench      L2 throughput (SwitchX-2, rocker, software bridge),
+#                   FDB learning latency and static FDB rate
 #   make test-linux-5.10   the same port tests driven by Debian's 5.10
 #                   kernel and its own SwitchX-2 driver (slow; not in CI)
 #
@@ -12,7 +14,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all deps kernel-tree kernel qemu initramfs run qemu-test test-linux-5.10 clean distclean
+.PHONY: all deps kernel-tree kernel qemu initramfs run qemu-test bench test-linux-5.10 clean distclean
 
 all: initramfs qemu
 
@@ -41,6 +43,9 @@ endif
 
 qemu-test: all
 	@bash $(S)/qemu-test.sh
+
+bench: all
+	@bash $(S)/bench.sh
 
 test-linux-5.10: qemu
 	@bash $(S)/test-linux-5.10.sh
