@@ -176,6 +176,11 @@ static void sx2_realize(PCIDevice *pdev, Error **errp)
             return;
         }
     }
+    if (s->fdb_size < 1 || s->fdb_size > SX2_FDB_SIZE_MAX) {
+        error_setg(errp, "switchx2: fdb-size=%u is out of range (1..%u)",
+                   s->fdb_size, SX2_FDB_SIZE_MAX);
+        return;
+    }
     if (s->base_mac.a[0] & 1) {
         error_setg(errp, "switchx2: mac must be a unicast address");
         return;
@@ -215,12 +220,17 @@ static void sx2_realize(PCIDevice *pdev, Error **errp)
     msix_vector_use(pdev, 0);
 
     s->sftr = g_new0(SX2PortSet, SX2_MAX_FLOOD_TABLES * SX2_FT_MAX_INDEX);
+    s->vport = g_new0(SX2VPort, SX2_MAX_PORTS + 1);
+    sx2_fdb_init(s);
     s->reset_bh = qemu_bh_new_guarded(sx2_soft_reset_bh, s,
                                       &DEVICE(s)->mem_reentrancy_guard);
 
     if (!sx2_fp_realize(s, errp)) {
         qemu_bh_delete(s->reset_bh);
         s->reset_bh = NULL;
+        sx2_fdb_fini(s);
+        g_free(s->vport);
+        s->vport = NULL;
         g_free(s->sftr);
         s->sftr = NULL;
         msix_vector_unuse(pdev, 0);
@@ -239,6 +249,9 @@ static void sx2_exit(PCIDevice *pdev)
         qemu_bh_delete(s->reset_bh);
         s->reset_bh = NULL;
     }
+    sx2_fdb_fini(s);
+    g_free(s->vport);
+    s->vport = NULL;
     g_free(s->sftr);
     s->sftr = NULL;
     msix_vector_unuse(pdev, 0);
@@ -261,6 +274,8 @@ static void sx2_qdev_reset(DeviceState *dev)
 
 static Property sx2_properties[] = {
     DEFINE_PROP_UINT32("ports", SwitchX2State, num_ports, SX2_DEFAULT_PORTS),
+    DEFINE_PROP_UINT32("fdb-size", SwitchX2State, fdb_size,
+                       SX2_FDB_SIZE_DEFAULT),
     DEFINE_PROP_MACADDR("mac", SwitchX2State, base_mac),
     DEFINE_PROP_STRING("fw-version", SwitchX2State, fw_version),
     DEFINE_PROP_STRING("psid", SwitchX2State, psid),
@@ -288,6 +303,10 @@ static Property sx2_properties[] = {
     DEFINE_PROP_END_OF_LIST(),
 };
 
+/*
+ * The device is not migratable: its DMA queue state, the FDB, the SFN
+ * queue and the ageing timer are none of them migrated.
+ */
 static const VMStateDescription sx2_vmstate = {
     .name = TYPE_SWITCHX2,
     .unmigratable = 1,

@@ -13,6 +13,7 @@
 #include "hw/pci/pci.h"
 #include "net/net.h"
 #include "qom/object.h"
+#include "qemu/timer.h"
 #include "switchx2_hw.h"
 
 #define TYPE_SWITCHX2 "switchx2"
@@ -151,6 +152,17 @@ typedef struct SX2Port {
     uint8_t ib_port;
     uint8_t mac[6];
     uint8_t stp[SX2_REG_SPMS_STATE_BYTES];  /* SPMS bit-array layout */
+    /* VLAN configuration (SPVID, SPAFT, SPVM, SPVMLR, SVPE) */
+    uint16_t pvid;
+    bool allow_untagged;
+    bool allow_prio_tagged;
+    bool allow_tagged;
+    bool prio_tag;              /* SPVM.pt */
+    bool vp_en;
+    uint64_t vlan_i[SX2_NUM_VIDS / 64];     /* ingress member */
+    uint64_t vlan_e[SX2_NUM_VIDS / 64];     /* egress member */
+    uint64_t vlan_u[SX2_NUM_VIDS / 64];     /* egress untagged */
+    uint64_t learn_vid[SX2_NUM_VIDS / 64];  /* SPVMLR learn_enable */
     SX2PortCounters cnt;
     bool far_end_forced_down;   /* we took the cable's far-end NIC down */
 } SX2Port;
@@ -189,6 +201,33 @@ typedef struct SX2PortSet {
     uint8_t hi;                 /* port 64 */
 } SX2PortSet;
 
+/*
+ * {port, VID} to FID mappings of a port in virtual mode (SVFA), and the
+ * reverse direction for egress: the lowest VID mapped to each FID.
+ */
+typedef struct SX2VPort {
+    uint16_t fid_of_vid[SX2_NUM_VIDS];      /* 0: no mapping */
+    uint16_t vid_of_fid[SX2_NUM_FIDS];      /* VID + 1, 0: none */
+} SX2VPort;
+
+/* One FDB slot; the slot index is the SFD record locator */
+typedef struct SX2FdbEntry {
+    uint64_t key;               /* MAC << 16 | FID */
+    bool used;
+    bool dynamic;
+    uint8_t action;
+    uint8_t local_port;         /* 0: the CPU */
+    int64_t last_seen;          /* QEMU_CLOCK_VIRTUAL ns, dynamic only */
+} SX2FdbEntry;
+
+/* One pending SFN record */
+typedef struct SX2FdbNotif {
+    uint8_t type;
+    uint8_t mac[6];
+    uint16_t fid;
+    uint16_t system_port;
+} SX2FdbNotif;
+
 typedef struct SX2Profile {
     bool set;
     uint8_t swid_type[SX2_NUM_SWIDS];
@@ -209,6 +248,7 @@ struct SwitchX2State {
 
     /* Properties */
     uint32_t num_ports;
+    uint32_t fdb_size;
     MACAddr base_mac;
     char *fw_version;
     char *psid;
@@ -248,7 +288,25 @@ struct SwitchX2State {
     SX2Trap hpkt[SX2_TRAP_ID_MAX];
     SX2FloodCfg sfgc[SX2_SFGC_TYPE_MAX][SX2_SFGC_BRIDGE_TYPES];
     SX2PortSet *sftr;           /* [SX2_MAX_FLOOD_TABLES][SX2_FT_MAX_INDEX] */
-    bool flood_unimp_logged;
+
+    /* FIDs (SFMR) and virtual ports (SVFA) */
+    bool vfid_valid[SX2_NUM_VFIDS];
+    uint16_t fid_offset[SX2_NUM_FIDS];
+    SX2VPort *vport;            /* [SX2_MAX_PORTS + 1] */
+
+    /* Filtering database, switchx2_fdb.c */
+    SX2FdbEntry *fdb;           /* [fdb_size] */
+    uint32_t *fdb_free;         /* stack of free slot indices */
+    uint32_t fdb_nfree;
+    uint32_t fdb_dynamic;       /* dynamic entries, for the ageing timer */
+    GHashTable *fdb_index;      /* key -> SX2FdbEntry */
+    QEMUTimer *age_timer;
+    uint32_t age_time;          /* seconds */
+    uint64_t learn_full_drops;
+    SX2FdbNotif *sfn;           /* ring of SX2_SFN_QUEUE_SIZE */
+    uint32_t sfn_head;
+    uint32_t sfn_count;
+    uint64_t sfn_dropped;
 
     SX2Port fp[SX2_MAX_PORTS + 1];
 
@@ -307,6 +365,53 @@ typedef struct SX2RegInfo {
 const SX2RegInfo *sx2_reg_find(uint16_t id);
 const char *sx2_reg_name(uint16_t id);
 void sx2_reg_reset(SwitchX2State *s);
+
+/* switchx2_fdb.c */
+void sx2_fdb_init(SwitchX2State *s);
+void sx2_fdb_fini(SwitchX2State *s);
+void sx2_fdb_reset(SwitchX2State *s);
+void sx2_fdb_flush_fid(SwitchX2State *s, uint16_t fid);
+const SX2FdbEntry *sx2_fdb_lookup(SwitchX2State *s, const uint8_t *mac,
+                                  uint16_t fid);
+void sx2_fdb_learn(SwitchX2State *s, SX2Port *in, const uint8_t *mac,
+                   uint16_t fid, bool learn);
+uint8_t sx2_reg_sfdat(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_sfd(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_sfn(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_sfdf(SwitchX2State *s, uint8_t *pl, bool write);
+
+/* switchx2_vlan.c */
+void sx2_vlan_port_reset(SX2Port *p);
+void sx2_vlan_reset(SwitchX2State *s);
+bool sx2_fid_exists(SwitchX2State *s, uint32_t fid);
+int sx2_local_port_of_system_port(SwitchX2State *s, uint32_t sys);
+uint8_t sx2_reg_spvid(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_spvm(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_spaft(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_svfa(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_svpe(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_sfmr(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_spvmlr(SwitchX2State *s, uint8_t *pl, bool write);
+
+static inline bool sx2_vid_test(const uint64_t *map, unsigned vid)
+{
+    return (map[vid / 64] >> (vid % 64)) & 1;
+}
+
+static inline void sx2_vid_assign(uint64_t *map, unsigned vid, bool on)
+{
+    if (on) {
+        map[vid / 64] |= 1ull << (vid % 64);
+    } else {
+        map[vid / 64] &= ~(1ull << (vid % 64));
+    }
+}
+
+/* Combine a register's 8 bit local port and its 2 most significant bits */
+static inline unsigned sx2_reg_local_port(const uint8_t *pl)
+{
+    return sx2_fget(pl, 0x00, 16, 8) | (sx2_fget(pl, 0x00, 12, 2) << 8);
+}
 
 /* switchx2_fp.c */
 bool sx2_fp_realize(SwitchX2State *s, Error **errp);

@@ -211,11 +211,12 @@ void sx2_port_reset(SX2Port *p)
     p->eth_proto_admin = sx2_port_eth_cap(p);
     p->ib_proto_admin = SX2_IB_PROTO_CAP;
     p->ib_width_admin = SX2_IB_WIDTH_CAP;
-    p->learn_mode = SX2_LEARN_ENABLE;
+    p->learn_mode = SX2_LEARN_DISABLE;
     p->ib_port = 0;
     sx2_port_mac(s, p->local_port, p->mac);
     /* Every VID forwarding: 2 bits of 0b11 per VID */
     memset(p->stp, 0xFF, sizeof(p->stp));
+    sx2_vlan_port_reset(p);
     memset(&p->cnt, 0, sizeof(p->cnt));
 }
 

@@ -1,13 +1,13 @@
 /*
  * Mellanox SwitchX-2 switch ASIC emulation: packet pipeline
  *
- * Ingress: control protocol classification and trapping (HPKT/HTGT),
- * STP state, flood group selection (SFGC) and flood table lookup
- * (SFTR).  With no FDB yet every frame is "unknown" and floods; the
- * CPU member of a flood set receives it with the FDB_MC trap, which is
- * how the slow-path-only driver gets all traffic.  Flooding to other
- * front panel ports, the FDB, VLAN membership and learning belong to
- * the L2 forwarding pipeline that is still to come.
+ * Ingress: the L2 pipeline of docs/switchx2-l2.md: VLAN tag, PVID and
+ * acceptable frame types, control protocol traps (HPKT/HTGT), VLAN
+ * membership, FID classification (802.1Q or virtual port mode), STP,
+ * learning, FDB lookup, and flooding through SFGC/SFTR to front panel
+ * ports and to the CPU.  The CPU member of a flood set receives frames
+ * with the FDB_MC trap, which is how the slow-path-only driver gets all
+ * traffic.  Egress applies per port STP, VLAN membership and tagging.
  *
  * Egress from the CPU: control packets (TX header ctl = ETH_CTL) go
  * straight out of the local port named in the TX header.
@@ -23,7 +23,6 @@
 #include "switchx2.h"
 #include "trace.h"
 
-#define SX2_DEFAULT_PVID    1
 #define SX2_MAX_TX_DEPTH    4
 
 SX2PortSet *sx2_sftr_entry(SwitchX2State *s, unsigned table, unsigned index)
@@ -161,79 +160,283 @@ static uint8_t sx2_stp_state(const SX2Port *p, uint16_t vid)
     return (p->stp[be / 4] >> ((vid % 4) * 2)) & 3;
 }
 
+/* A received frame as the pipeline sees it */
+typedef struct SX2Frame {
+    const uint8_t *buf;
+    size_t len;
+    bool tagged;            /* carries an 802.1Q header (maybe VID 0) */
+    uint16_t tci;           /* as received, 0 if untagged */
+    uint16_t vid;           /* after PVID assignment */
+    uint16_t fid;
+    uint16_t ethertype;     /* after the tag */
+    size_t l3off;
+} SX2Frame;
+
+static void sx2_fwd_drop(SX2Port *in, const SX2Frame *f, const char *why)
+{
+    trace_switchx2_fwd_drop(in->local_port, f->vid, f->fid, why);
+    in->cnt.rx_discards++;
+}
+
+/* Step 1: the VID of the frame, and whether SPAFT admits its kind */
+static bool sx2_fwd_tag(SX2Port *in, SX2Frame *f)
+{
+    f->ethertype = lduw_be_p(f->buf + 12);
+    f->l3off = ETH_HLEN;
+    f->tagged = f->ethertype == ETH_P_VLAN && f->len >= ETH_HLEN + 4;
+    if (f->tagged) {
+        f->tci = lduw_be_p(f->buf + 14);
+        f->ethertype = lduw_be_p(f->buf + 16);
+        f->l3off += 4;
+    }
+    f->vid = f->tci & 0xFFF;
+    if (!f->tagged) {
+        f->vid = in->pvid;
+        return in->allow_untagged;
+    }
+    if (!f->vid) {
+        f->vid = in->pvid;
+        return in->allow_prio_tagged;
+    }
+    return in->allow_tagged;
+}
+
+/* Step 2: control protocol traps.  Returns true if the frame goes on. */
+static bool sx2_fwd_traps(SwitchX2State *s, SX2Port *in, SX2Frame *f)
+{
+    uint16_t trap = sx2_classify(f->buf, f->len, f->l3off, f->ethertype);
+
+    if (!trap) {
+        return true;
+    }
+    if (s->hpkt[trap].action == SX2_HPKT_DISCARD) {
+        sx2_fwd_drop(in, f, "trap discard");
+        return false;
+    }
+    if (sx2_trap_action_traps(s->hpkt[trap].action)) {
+        if (!sx2_trap_to_cpu(s, trap, in->system_port, f->buf, f->len)) {
+            in->cnt.rx_discards++;
+        }
+        return s->hpkt[trap].action == SX2_HPKT_MIRROR_TO_CPU;
+    }
+    return true;
+}
+
+/* Step 4: FID = VID, or the {port, VID} mapping of a virtual mode port */
+static bool sx2_fwd_classify_fid(SwitchX2State *s, SX2Port *in, SX2Frame *f)
+{
+    if (in->vp_en) {
+        f->fid = s->vport[in->local_port].fid_of_vid[f->vid];
+    } else {
+        f->fid = f->vid >= 1 && f->vid <= SX2_VID_MAX ? f->vid : 0;
+    }
+    return f->fid != 0;
+}
+
+/* The VID a frame of FID @fid leaves @p with, or -1 if it may not */
+static int sx2_fwd_egress_vid(SwitchX2State *s, SX2Port *p, uint16_t fid)
+{
+    if (p->vp_en) {
+        return (int)s->vport[p->local_port].vid_of_fid[fid] - 1;
+    }
+    return fid <= SX2_VID_MAX ? fid : -1;
+}
+
+static void sx2_fwd_send(SwitchX2State *s, SX2Port *p, const uint8_t *buf,
+                         size_t len)
+{
+    /* A hub may hand the frame straight back to one of our ports */
+    if (s->tx_depth >= SX2_MAX_TX_DEPTH) {
+        trace_switchx2_tx_drop(p->local_port, len, "nested transmit");
+        p->cnt.tx_discards++;
+        return;
+    }
+    s->tx_depth++;
+    sx2_port_egress(p, buf, len);
+    s->tx_depth--;
+}
+
+/* Egress checks of one port, then tag push/strip/rewrite and transmit */
+static void sx2_fwd_egress(SwitchX2State *s, SX2Port *p, const SX2Frame *f)
+{
+    size_t body = f->tagged ? ETH_HLEN + 4 - 2 : ETH_HLEN - 2;
+    bool untag;
+    uint16_t tci;
+    uint8_t *out;
+    size_t olen;
+    int vid;
+
+    if (p->swid >= SX2_NUM_SWIDS || p->oper_status != SX2_OPER_UP) {
+        trace_switchx2_fwd_egress_skip(p->local_port, f->fid, "port down");
+        return;
+    }
+    vid = sx2_fwd_egress_vid(s, p, f->fid);
+    if (vid < 0) {
+        trace_switchx2_fwd_egress_skip(p->local_port, f->fid, "FID not on "
+                                       "port");
+        return;
+    }
+    if (sx2_stp_state(p, vid) != SX2_STP_FORWARDING) {
+        trace_switchx2_fwd_egress_skip(p->local_port, f->fid, "STP");
+        return;
+    }
+    if (!sx2_vid_test(p->vlan_e, vid)) {
+        trace_switchx2_fwd_egress_skip(p->local_port, f->fid, "not a VLAN "
+                                       "member");
+        return;
+    }
+    untag = sx2_vid_test(p->vlan_u, vid) && !p->prio_tag;
+    tci = (f->tci & 0xF000) |
+          (sx2_vid_test(p->vlan_u, vid) ? 0 : (uint16_t)vid);
+    if (untag ? !f->tagged : f->tagged && f->tci == tci) {
+        sx2_fwd_send(s, p, f->buf, f->len);
+        return;
+    }
+    /* Rebuild the header: addresses, optional tag, then the rest */
+    olen = f->len - body + 12 + (untag ? 0 : 4);
+    out = g_malloc(olen);
+    memcpy(out, f->buf, 12);
+    if (!untag) {
+        stw_be_p(out + 12, ETH_P_VLAN);
+        stw_be_p(out + 14, tci);
+    }
+    memcpy(out + 12 + (untag ? 0 : 4), f->buf + body, f->len - body);
+    sx2_fwd_send(s, p, out, olen);
+    g_free(out);
+}
+
+/* Step 8: flood through SFGC and SFTR */
+static void sx2_fwd_flood(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
+{
+    unsigned type = sx2_flood_type(f->buf, f->ethertype);
+    unsigned bt = f->fid >= SX2_VFID_BASE;
+    const SX2FloodCfg *fc = &s->sfgc[type][bt];
+    SX2PortSet set;
+    unsigned index, port, n = 0;
+
+    if (!fc->valid) {
+        sx2_fwd_drop(in, f, "no flood group");
+        return;
+    }
+    switch (fc->table_type) {
+    case SX2_FT_TYPE_FID:
+        index = f->fid;
+        break;
+    case SX2_FT_TYPE_FID_OFFSET:
+        index = s->fid_offset[f->fid];
+        break;
+    case SX2_FT_TYPE_VID:
+        index = f->vid;
+        break;
+    default:
+        index = 0;
+        break;
+    }
+    if (index >= SX2_FT_MAX_INDEX) {
+        sx2_fwd_drop(in, f, "flood table index out of range");
+        return;
+    }
+    /* A copy: transmitting may re-enter the model */
+    set = *sx2_sftr_entry(s, fc->flood_table, index);
+    trace_switchx2_fwd_flood(in->local_port, f->fid, type, fc->flood_table,
+                             index);
+    if (sx2_portset_test(&set, SX2_CPU_PORT)) {
+        n++;
+        if (!sx2_trap_to_cpu(s, SX2_TRAP_FDB_MC, in->system_port, f->buf,
+                             f->len)) {
+            in->cnt.rx_discards++;
+        }
+    }
+    for (port = 1; port <= s->num_ports; port++) {
+        if (port != in->local_port && sx2_portset_test(&set, port)) {
+            n++;
+            sx2_fwd_egress(s, &s->fp[port], f);
+        }
+    }
+    if (!n) {
+        sx2_fwd_drop(in, f, "empty flood set");
+    }
+}
+
+/* Step 7: known unicast, or flood */
+static void sx2_fwd_forward(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
+{
+    const SX2FdbEntry *e = NULL;
+    uint8_t action;
+    unsigned lp;
+
+    if (!is_multicast_ether_addr(f->buf)) {
+        e = sx2_fdb_lookup(s, f->buf, f->fid);
+    }
+    if (!e) {
+        sx2_fwd_flood(s, in, f);
+        return;
+    }
+    /* Copied out: the entry may change once the frame is sent */
+    action = e->action;
+    lp = e->local_port;
+    if (action == SX2_SFD_ACTION_DISCARD_ERROR) {
+        sx2_fwd_drop(in, f, "FDB discard");
+    } else if (action == SX2_SFD_ACTION_TRAP || lp == SX2_CPU_PORT) {
+        trace_switchx2_fwd_unicast(in->local_port, SX2_CPU_PORT, f->fid);
+        if (!sx2_trap_to_cpu(s, SX2_TRAP_FDB_MC, in->system_port, f->buf,
+                             f->len)) {
+            in->cnt.rx_discards++;
+        }
+    } else if (lp == in->local_port) {
+        sx2_fwd_drop(in, f, "destination is the ingress port");
+    } else {
+        trace_switchx2_fwd_unicast(in->local_port, lp, f->fid);
+        sx2_fwd_egress(s, &s->fp[lp], f);
+    }
+}
+
+/*
+ * The ingress pipeline of docs/switchx2-l2.md, step by step: tag and
+ * SPAFT, traps, VLAN membership, FID, STP, learning, forwarding.
+ */
 void sx2_fwd_ingress(SwitchX2State *s, SX2Port *in, const uint8_t *buf,
                      size_t len)
 {
-    uint16_t ethertype = lduw_be_p(buf + 12);
-    uint16_t vid = SX2_DEFAULT_PVID;
-    size_t l3off = ETH_HLEN;
-    const SX2FloodCfg *fc;
-    const SX2PortSet *set;
-    unsigned type, index, port;
-    uint16_t trap;
+    SX2Frame f = { .buf = buf, .len = len };
+    bool learn;
+    uint8_t stp;
 
     if (in->swid >= SX2_NUM_SWIDS) {
-        trace_switchx2_rx_port_drop(in->local_port, len, "port has no swid");
-        in->cnt.rx_discards++;
+        sx2_fwd_drop(in, &f, "port has no swid");
         return;
     }
-    if (ethertype == ETH_P_VLAN && len >= ETH_HLEN + 4) {
-        vid = lduw_be_p(buf + 14) & 0xFFF;
-        ethertype = lduw_be_p(buf + 16);
-        l3off += 4;
-    }
-
-    /* Control protocols are trapped regardless of the STP state */
-    trap = sx2_classify(buf, len, l3off, ethertype);
-    if (trap && s->hpkt[trap].action == SX2_HPKT_DISCARD) {
-        trace_switchx2_rx_port_drop(in->local_port, len, "trap discard");
-        in->cnt.rx_discards++;
+    if (!sx2_fwd_tag(in, &f)) {
+        sx2_fwd_drop(in, &f, "frame type not accepted (SPAFT)");
         return;
     }
-    if (trap && sx2_trap_action_traps(s->hpkt[trap].action)) {
-        if (!sx2_trap_to_cpu(s, trap, in->system_port, buf, len)) {
-            in->cnt.rx_discards++;
-        }
-        if (s->hpkt[trap].action != SX2_HPKT_MIRROR_TO_CPU) {
-            return;
-        }
-    }
-
-    if (sx2_stp_state(in, vid) != SX2_STP_FORWARDING) {
-        trace_switchx2_rx_port_drop(in->local_port, len, "STP not forwarding");
-        in->cnt.rx_discards++;
+    if (!sx2_fwd_traps(s, in, &f)) {
         return;
     }
-
-    type = sx2_flood_type(buf, ethertype);
-    fc = &s->sfgc[type][0];
-    if (!fc->valid) {
-        trace_switchx2_rx_port_drop(in->local_port, len, "no flood group");
-        in->cnt.rx_discards++;
+    if (!sx2_vid_test(in->vlan_i, f.vid)) {
+        sx2_fwd_drop(in, &f, "not an ingress VLAN member");
         return;
     }
-    index = fc->table_type == SX2_FT_TYPE_VID ||
-            fc->table_type == SX2_FT_TYPE_FID ||
-            fc->table_type == SX2_FT_TYPE_FID_OFFSET ? vid : 0;
-    set = sx2_sftr_entry(s, fc->flood_table, index);
-
-    for (port = 1; port <= s->num_ports; port++) {
-        if (port != in->local_port && sx2_portset_test(set, port) &&
-            !s->flood_unimp_logged) {
-            qemu_log_mask(LOG_UNIMP, "switchx2: flooding to front panel "
-                          "ports is not implemented yet\n");
-            s->flood_unimp_logged = true;
-        }
-    }
-    if (!sx2_portset_test(set, SX2_CPU_PORT)) {
-        trace_switchx2_rx_port_drop(in->local_port, len,
-                                    "CPU not in flood set");
-        in->cnt.rx_discards++;
+    if (!sx2_fwd_classify_fid(s, in, &f)) {
+        sx2_fwd_drop(in, &f, in->vp_en ? "no vPort" : "no FID");
         return;
     }
-    if (!sx2_trap_to_cpu(s, SX2_TRAP_FDB_MC, in->system_port, buf, len)) {
-        in->cnt.rx_discards++;
+    stp = sx2_stp_state(in, f.vid);
+    if (stp != SX2_STP_LEARNING && stp != SX2_STP_FORWARDING) {
+        sx2_fwd_drop(in, &f, "STP discarding");
+        return;
     }
+    if (!is_multicast_ether_addr(buf + 6)) {
+        learn = (in->learn_mode == SX2_LEARN_ENABLE ||
+                 in->learn_mode == SX2_LEARN_SEC) &&
+                sx2_vid_test(in->learn_vid, f.vid);
+        sx2_fdb_learn(s, in, buf + 6, f.fid, learn);
+    }
+    if (stp != SX2_STP_FORWARDING) {
+        sx2_fwd_drop(in, &f, "STP learning");
+        return;
+    }
+    sx2_fwd_forward(s, in, &f);
 }
 
 void sx2_fwd_from_cpu(SwitchX2State *s, const uint8_t *txhdr,

@@ -497,6 +497,166 @@ enum {
 #define SX2_LEARN_ENABLE                2
 #define SX2_LEARN_SEC                   3
 
+/* FDB ageing time (per switch partition; only swid 0 is modelled) */
+#define SX2_REG_SFDAT_ID                0x2009
+#define SX2_REG_SFDAT_LEN               0x08
+#define SX2_REG_SFDAT_SWID              0x00, 24, 8
+#define SX2_REG_SFDAT_AGE_TIME          0x04, 0, 20
+#define SX2_AGE_TIME_MIN                10
+#define SX2_AGE_TIME_MAX                1000000
+#define SX2_AGE_TIME_DEFAULT            300
+
+/* Filtering database access; records of 16 bytes follow the header */
+#define SX2_REG_SFD_ID                  0x200A
+#define SX2_REG_SFD_BASE_LEN            0x10
+#define SX2_REG_SFD_REC_LEN             0x10
+#define SX2_REG_SFD_REC_MAX             64
+#define SX2_REG_SFD_LEN                 (SX2_REG_SFD_BASE_LEN + \
+                                         SX2_REG_SFD_REC_LEN * \
+                                         SX2_REG_SFD_REC_MAX)
+#define SX2_REG_SFD_SWID                0x00, 24, 8
+#define SX2_REG_SFD_OP                  0x04, 30, 2
+#define SX2_REG_SFD_RECORD_LOCATOR      0x04, 0, 30
+#define SX2_REG_SFD_NUM_REC             0x08, 0, 8
+/* Record fields, relative to the start of a record */
+#define SX2_SFD_REC_SWID                0x00, 24, 8
+#define SX2_SFD_REC_TYPE                0x00, 20, 4
+#define SX2_SFD_REC_POLICY              0x00, 18, 2
+#define SX2_SFD_REC_A                   0x00, 16, 1
+#define SX2_SFD_REC_MAC_OFF             0x02
+#define SX2_SFD_REC_SET_VID             0x08, 31, 1
+#define SX2_SFD_REC_SUB_PORT            0x08, 16, 8
+#define SX2_SFD_REC_FID                 0x08, 0, 16
+#define SX2_SFD_REC_ACTION              0x0C, 28, 4
+#define SX2_SFD_REC_VID                 0x0C, 16, 12
+#define SX2_SFD_REC_SYSTEM_PORT         0x0C, 0, 16
+#define SX2_SFD_OP_QUERY_DUMP           0
+#define SX2_SFD_OP_WRITE_EDIT           1
+#define SX2_SFD_OP_WRITE_REMOVE         2
+#define SX2_SFD_REC_TYPE_UNICAST        0
+#define SX2_SFD_POLICY_STATIC           0
+#define SX2_SFD_POLICY_DYNAMIC          3
+#define SX2_SFD_ACTION_NOP              0
+#define SX2_SFD_ACTION_TRAP             2
+#define SX2_SFD_ACTION_DISCARD_ERROR    15
+
+/* FDB notifications (learned / aged out) */
+#define SX2_REG_SFN_ID                  0x200B
+#define SX2_REG_SFN_BASE_LEN            0x10
+#define SX2_REG_SFN_REC_LEN             0x10
+#define SX2_REG_SFN_REC_MAX             64
+#define SX2_REG_SFN_LEN                 (SX2_REG_SFN_BASE_LEN + \
+                                         SX2_REG_SFN_REC_LEN * \
+                                         SX2_REG_SFN_REC_MAX)
+#define SX2_REG_SFN_SWID                0x00, 24, 8
+#define SX2_REG_SFN_END                 0x04, 20, 1
+#define SX2_REG_SFN_NUM_REC             0x04, 0, 8
+#define SX2_SFN_REC_SWID                0x00, 24, 8
+#define SX2_SFN_REC_TYPE                0x00, 20, 4
+#define SX2_SFN_REC_MAC_OFF             0x02
+#define SX2_SFN_REC_SUB_PORT            0x08, 16, 8
+#define SX2_SFN_REC_FID                 0x08, 0, 16
+#define SX2_SFN_REC_SYSTEM_PORT         0x0C, 0, 16
+#define SX2_SFN_TYPE_LEARNED_MAC        5
+#define SX2_SFN_TYPE_AGED_OUT_MAC       7
+
+/* Port VID (PVID) */
+#define SX2_REG_SPVID_ID                0x200E
+#define SX2_REG_SPVID_LEN               0x08
+#define SX2_REG_SPVID_TPORT             0x00, 24, 1
+#define SX2_REG_SPVID_SUB_PORT          0x00, 8, 8
+#define SX2_REG_SPVID_PVID              0x04, 0, 12
+
+/* Port VLAN membership; records of 4 bytes follow the header */
+#define SX2_REG_SPVM_ID                 0x200F
+#define SX2_REG_SPVM_BASE_LEN           0x04
+#define SX2_REG_SPVM_REC_LEN            0x04
+#define SX2_REG_SPVM_REC_MAX            255
+#define SX2_REG_SPVM_LEN                (SX2_REG_SPVM_BASE_LEN + \
+                                         SX2_REG_SPVM_REC_LEN * \
+                                         SX2_REG_SPVM_REC_MAX)
+#define SX2_REG_SPVM_PT                 0x00, 31, 1
+#define SX2_REG_SPVM_PTE                0x00, 30, 1
+#define SX2_REG_SPVM_SUB_PORT           0x00, 8, 8
+#define SX2_REG_SPVM_NUM_REC            0x00, 0, 8
+#define SX2_SPVM_REC_I                  0x00, 14, 1
+#define SX2_SPVM_REC_E                  0x00, 13, 1
+#define SX2_SPVM_REC_U                  0x00, 12, 1
+#define SX2_SPVM_REC_VID                0x00, 0, 12
+
+/* Port acceptable frame types */
+#define SX2_REG_SPAFT_ID                0x2010
+#define SX2_REG_SPAFT_LEN               0x08
+#define SX2_REG_SPAFT_SUB_PORT          0x00, 8, 8
+#define SX2_REG_SPAFT_ALLOW_UNTAGGED    0x04, 31, 1
+#define SX2_REG_SPAFT_ALLOW_PRIO_TAGGED 0x04, 30, 1
+#define SX2_REG_SPAFT_ALLOW_TAGGED      0x04, 29, 1
+
+/* FDB flush */
+#define SX2_REG_SFDF_ID                 0x2013
+#define SX2_REG_SFDF_LEN                0x14
+#define SX2_REG_SFDF_SWID               0x00, 24, 8
+#define SX2_REG_SFDF_FLUSH_TYPE         0x04, 28, 4
+#define SX2_REG_SFDF_FLUSH_STATIC       0x04, 24, 1
+#define SX2_REG_SFDF_PORT_FID_SYS_PORT  0x08, 0, 16
+#define SX2_REG_SFDF_FID                0x0C, 0, 16
+#define SX2_REG_SFDF_SYSTEM_PORT        0x0C, 0, 16
+#define SX2_SFDF_FLUSH_SWID             0
+#define SX2_SFDF_FLUSH_FID              1
+#define SX2_SFDF_FLUSH_PORT             2
+#define SX2_SFDF_FLUSH_PORT_AND_FID     3
+
+/* {port, VID} to FID mapping */
+#define SX2_REG_SVFA_ID                 0x201C
+#define SX2_REG_SVFA_LEN                0x18
+#define SX2_REG_SVFA_SWID               0x00, 24, 8
+#define SX2_REG_SVFA_MAPPING_TABLE      0x00, 8, 3
+#define SX2_REG_SVFA_V                  0x00, 0, 1
+#define SX2_REG_SVFA_FID                0x04, 16, 16
+#define SX2_REG_SVFA_VID                0x04, 0, 12
+#define SX2_SVFA_MT_VID_TO_FID          0
+#define SX2_SVFA_MT_PORT_VID_TO_FID     1
+
+/* Virtual port enable */
+#define SX2_REG_SVPE_ID                 0x201E
+#define SX2_REG_SVPE_LEN                0x04
+#define SX2_REG_SVPE_VP_EN              0x00, 8, 1
+
+/* FID management */
+#define SX2_REG_SFMR_ID                 0x201F
+#define SX2_REG_SFMR_LEN                0x30
+#define SX2_REG_SFMR_OP                 0x00, 24, 4
+#define SX2_REG_SFMR_FID                0x00, 0, 16
+#define SX2_REG_SFMR_FLOOD_BRIDGE_TYPE  0x08, 28, 1
+#define SX2_REG_SFMR_FID_OFFSET         0x08, 0, 16
+#define SX2_SFMR_OP_CREATE              0
+#define SX2_SFMR_OP_DESTROY             1
+
+/* Per {port, VID} learning; records of 4 bytes follow the header */
+#define SX2_REG_SPVMLR_ID               0x2020
+#define SX2_REG_SPVMLR_BASE_LEN         0x04
+#define SX2_REG_SPVMLR_REC_LEN          0x04
+#define SX2_REG_SPVMLR_REC_MAX          255
+#define SX2_REG_SPVMLR_LEN              (SX2_REG_SPVMLR_BASE_LEN + \
+                                         SX2_REG_SPVMLR_REC_LEN * \
+                                         SX2_REG_SPVMLR_REC_MAX)
+#define SX2_REG_SPVMLR_NUM_REC          0x00, 0, 8
+#define SX2_SPVMLR_REC_LEARN_ENABLE     0x00, 31, 1
+#define SX2_SPVMLR_REC_VID              0x00, 0, 12
+
+/*
+ * Filtering identifiers: 802.1Q FIDs equal their VID, 802.1D FIDs
+ * (vFIDs) follow them and are created through SFMR.
+ */
+#define SX2_NUM_VIDS                    4096
+#define SX2_VID_MAX                     4094
+#define SX2_VFID_BASE                   4096
+#define SX2_NUM_VFIDS                   1024
+#define SX2_NUM_FIDS                    (SX2_VFID_BASE + SX2_NUM_VFIDS)
+#define SX2_FDB_SIZE_DEFAULT            49152   /* SX1036 MAC table */
+#define SX2_FDB_SIZE_MAX                (1 << 20)
+#define SX2_SFN_QUEUE_SIZE              1024
+
 #define SX2_REG_PMLP_ID                 0x5002
 #define SX2_REG_PMLP_LEN                0x40
 #define SX2_REG_PMLP_RXTX               0x00, 31, 1

@@ -780,6 +780,17 @@ static const SX2RegInfo sx2_regs[] = {
     { SX2_REG_SFGC_ID,  SX2_REG_SFGC_LEN,  "SFGC",  sx2_reg_sfgc },
     { SX2_REG_SFTR_ID,  SX2_REG_SFTR_LEN,  "SFTR",  sx2_reg_sftr },
     { SX2_REG_SPMLR_ID, SX2_REG_SPMLR_LEN, "SPMLR", sx2_reg_spmlr },
+    { SX2_REG_SFDAT_ID, SX2_REG_SFDAT_LEN, "SFDAT", sx2_reg_sfdat },
+    { SX2_REG_SFD_ID,   SX2_REG_SFD_LEN,   "SFD",   sx2_reg_sfd },
+    { SX2_REG_SFN_ID,   SX2_REG_SFN_LEN,   "SFN",   sx2_reg_sfn },
+    { SX2_REG_SFDF_ID,  SX2_REG_SFDF_LEN,  "SFDF",  sx2_reg_sfdf },
+    { SX2_REG_SPVID_ID, SX2_REG_SPVID_LEN, "SPVID", sx2_reg_spvid },
+    { SX2_REG_SPVM_ID,  SX2_REG_SPVM_LEN,  "SPVM",  sx2_reg_spvm },
+    { SX2_REG_SPAFT_ID, SX2_REG_SPAFT_LEN, "SPAFT", sx2_reg_spaft },
+    { SX2_REG_SVFA_ID,  SX2_REG_SVFA_LEN,  "SVFA",  sx2_reg_svfa },
+    { SX2_REG_SVPE_ID,  SX2_REG_SVPE_LEN,  "SVPE",  sx2_reg_svpe },
+    { SX2_REG_SFMR_ID,  SX2_REG_SFMR_LEN,  "SFMR",  sx2_reg_sfmr },
+    { SX2_REG_SPVMLR_ID, SX2_REG_SPVMLR_LEN, "SPVMLR", sx2_reg_spvmlr },
     { SX2_REG_PMLP_ID,  SX2_REG_PMLP_LEN,  "PMLP",  sx2_reg_pmlp },
     { SX2_REG_PMTU_ID,  SX2_REG_PMTU_LEN,  "PMTU",  sx2_reg_pmtu },
     { SX2_REG_PTYS_ID,  SX2_REG_PTYS_LEN,  "PTYS",  sx2_reg_ptys },
@@ -834,8 +845,9 @@ void sx2_reg_reset(SwitchX2State *s)
         memset(s->sftr, 0,
                sizeof(SX2PortSet) * SX2_MAX_FLOOD_TABLES * SX2_FT_MAX_INDEX);
     }
-    s->flood_unimp_logged = false;
     for (i = 0; i <= SX2_MAX_PORTS; i++) {
         sx2_port_reset(&s->fp[i]);
     }
+    sx2_vlan_reset(s);
+    sx2_fdb_reset(s);
 }

@@ -7,9 +7,11 @@
 # kernel: reset, firmware queries, queue setup, register access by
 # command and by EMAD, link bring-up and PUDE, packets both ways, and a
 # handful of malformed inputs.  Usage: sx2_qtest.py QEMU-BINARY
+import socket
 import struct
 import subprocess
 import sys
+import time
 
 QEMU = sys.argv[1] if len(sys.argv) > 1 else 'qemu-system-x86_64'
 BAR = 0xE0000000
@@ -541,7 +543,8 @@ def main():
     rnd = random.Random(1234)
     regs = [0x2000, 0x2002, 0x2008, 0x200D, 0x2011, 0x2012, 0x2018, 0x5002,
             0x5003, 0x5004, 0x5005, 0x5006, 0x5008, 0x500A, 0x500D, 0x7002,
-            0x7003, 0x9020, 0x9100]
+            0x7003, 0x9020, 0x9100, 0x2009, 0x200A, 0x200B, 0x200E, 0x200F,
+            0x2010, 0x2013, 0x201C, 0x201E, 0x201F, 0x2020]
     ops = [0x003, 0x004, 0x006, 0x013, 0x014, 0x015, 0x016, 0x017, 0x018,
            0x01E, 0x022, 0x040, 0x100, 0x101, 0x201, 0x202, 0xFFE, 0xFFF]
     for i in range(1500):
@@ -554,7 +557,8 @@ def main():
         elif k == 1:
             r.db(rnd.randrange(0, 0xC00, 4), 0, rnd.getrandbits(32))
         elif k == 2:
-            pl = bytearray(rnd.randbytes(rnd.choice([8, 16, 0x40, 0x420])))
+            pl = bytearray(rnd.randbytes(rnd.choice([8, 16, 0x40, 0x410,
+                                                     0x420])))
             fset(pl, 0, 16, 8, rnd.randrange(0, 8))
             fr = emad_frame(rnd.choice(regs), pl, rnd.random() < 0.5,
                             rnd.getrandbits(64))
@@ -583,8 +587,368 @@ def main():
     check(st == 0 and fget(out, 8, 0, 16) == 1,
           'MRSR recovers the device after fuzzing')
     q.quit()
-    print('%d failure(s)' % FAIL)
-    sys.exit(1 if FAIL else 0)
+
+
+# L2 pipeline: a second device with a 4 entry FDB and three front panel
+# ports on UDP socket netdevs that this script sends and receives on.
+MAC_A = bytes.fromhex('02000000000a')
+MAC_B = bytes.fromhex('02000000000b')
+MAC_C = bytes.fromhex('02000000000c')
+
+
+def free_udp_port():
+    t = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    t.bind(('127.0.0.1', 0))
+    port = t.getsockname()[1]
+    t.close()
+    return port
+
+
+def lp_pl(size, lp):
+    p = bytearray(size)
+    fset(p, 0, 16, 8, lp)
+    return p
+
+
+def sfd_rec(pl, i, mac, fid, sys_port, policy=0, action=0, rtype=0):
+    o = 0x10 + 0x10 * i
+    fset(pl, o, 20, 4, rtype)
+    fset(pl, o, 18, 2, policy)
+    pl[o + 2:o + 8] = mac
+    fset(pl, o + 8, 0, 16, fid)
+    fset(pl, o + 12, 28, 4, action)
+    fset(pl, o + 12, 0, 16, sys_port)
+
+
+def sfd_write(q, op, recs):
+    pl = bytearray(0x410)
+    fset(pl, 4, 30, 2, op)
+    fset(pl, 8, 0, 8, len(recs))
+    for i, r in enumerate(recs):
+        sfd_rec(pl, i, *r)
+    st, est, out = reg_cmd(q, 0x200A, pl, True)
+    return est, fget(out, 8, 0, 8)
+
+
+def sfd_dump(q):
+    """All entries as {(mac, fid): (sys_port, policy, action)}."""
+    ents, loc = {}, 0
+    for _ in range(100):
+        pl = bytearray(0x410)
+        fset(pl, 4, 0, 30, loc)
+        st, est, out = reg_cmd(q, 0x200A, pl, False)
+        if est != 0:
+            return None
+        n = fget(out, 8, 0, 8)
+        for i in range(n):
+            o = 0x10 + 0x10 * i
+            key = (bytes(out[o + 2:o + 8]), fget(out, o + 8, 0, 16))
+            if key in ents:
+                return None
+            ents[key] = (fget(out, o + 12, 0, 16), fget(out, o, 18, 2),
+                         fget(out, o + 12, 28, 4))
+        loc = fget(out, 4, 0, 30)
+        if n < 64:
+            return ents
+    return None
+
+
+def sfn_read(q):
+    pl = bytearray(0x410)
+    fset(pl, 4, 0, 8, 64)
+    st, est, out = reg_cmd(q, 0x200B, pl, False)
+    recs = []
+    for i in range(fget(out, 4, 0, 8)):
+        o = 0x10 + 0x10 * i
+        recs.append((fget(out, o, 20, 4), bytes(out[o + 2:o + 8]),
+                     fget(out, o + 8, 0, 16), fget(out, o + 12, 0, 16)))
+    return est, recs, fget(out, 4, 20, 1)
+
+
+def l2_main():
+    socks, args = [], []
+    for lp in (1, 2, 3):
+        sk = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sk.bind(('127.0.0.1', 0))
+        sk.settimeout(0.3)
+        local = free_udp_port()
+        socks.append((sk, local))
+        args += ['-netdev', 'socket,id=u%d,udp=127.0.0.1:%d,localaddr='
+                 '127.0.0.1:%d' % (lp, sk.getsockname()[1], local)]
+    q = QTest([QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
+               '-display', 'none', '-vga', 'none', '-nodefaults', '-m', '64M',
+               '-L', '/usr/share/seabios', '-L', '/usr/share/qemu'] + args +
+              ['-device', 'switchx2,id=sw,ports=4,fdb-size=4,port1=u1,'
+               'port2=u2,port3=u3'])
+    dev = find_dev(q)
+    check(dev is not None, 'L2: switchx2 with fdb-size=4 found')
+    cfg_w32(q, dev, 0x10, BAR | 4)
+    cfg_w32(q, dev, 0x14, 0)
+    cfg_w32(q, dev, 0x04, 0x6)
+
+    def reg(reg_id, pl, write):
+        st, est, out = reg_cmd(q, reg_id, pl, write)
+        return est, out
+
+    # SFN with nothing learned
+    est, recs, end = sfn_read(q)
+    check(est == 0 and recs == [] and end == 1, 'SFN empty: 0 records, end')
+
+    # SFDAT
+    est, out = reg(0x2009, bytearray(8), False)
+    check(est == 0 and fget(out, 4, 0, 20) == 300, 'SFDAT default 300 s')
+    bad = []
+    for t in (0, 9, 1000001):
+        p = bytearray(8)
+        fset(p, 4, 0, 20, t)
+        bad.append(reg(0x2009, p, True)[0])
+    p = bytearray(8)
+    fset(p, 0, 24, 8, 1)
+    fset(p, 4, 0, 20, 100)
+    bad.append(reg(0x2009, p, True)[0])
+    check(bad == [7] * 4, 'SFDAT 0/9/1000001 s and swid 1 -> bad parameter')
+    p = bytearray(8)
+    fset(p, 4, 0, 20, 10)
+    reg(0x2009, p, True)
+    est, out = reg(0x2009, bytearray(8), False)
+    check(est == 0 and fget(out, 4, 0, 20) == 10, 'SFDAT 10 s round trip')
+
+    # SPVID
+    p = lp_pl(8, 3)
+    fset(p, 4, 0, 12, 100)
+    est, _ = reg(0x200E, p, True)
+    est2, out = reg(0x200E, lp_pl(8, 3), False)
+    check(est == 0 and est2 == 0 and fget(out, 4, 0, 12) == 100,
+          'SPVID port 3 PVID 100 round trip')
+    est, out = reg(0x200E, lp_pl(8, 2), False)
+    check(est == 0 and fget(out, 4, 0, 12) == 1, 'SPVID default PVID 1')
+    check(reg(0x200E, lp_pl(8, 0), True)[0] == 7 and
+          reg(0x200E, lp_pl(8, 5), False)[0] == 7,
+          'SPVID CPU port / port 5 of 4 -> bad parameter')
+    p = lp_pl(8, 3)
+    fset(p, 4, 0, 12, 1)
+    reg(0x200E, p, True)
+
+    # SPVM
+    def spvm_query(lp, vids):
+        p = lp_pl(0x400, lp)
+        fset(p, 0, 0, 8, len(vids))
+        for i, v in enumerate(vids):
+            fset(p, 4 + 4 * i, 0, 12, v)
+        est, out = reg(0x200F, p, False)
+        return est, [fget(out, 4 + 4 * i, 12, 3) for i in range(len(vids))]
+
+    check(spvm_query(2, [1, 2, 100]) == (0, [7, 0, 0]),
+          'SPVM default: VID 1 i/e/u member, VID 2 and 100 not')
+    p = lp_pl(0x400, 2)
+    fset(p, 0, 0, 8, 3)
+    for i, v in enumerate((100, 101, 102)):
+        fset(p, 4 + 4 * i, 0, 12, v)
+        fset(p, 4 + 4 * i, 12, 3, 6 if v != 102 else 7)
+    est, _ = reg(0x200F, p, True)
+    check(est == 0 and spvm_query(2, [99, 100, 101, 102]) == (0, [0, 6, 6,
+                                                                  7]),
+          'SPVM port 2 VIDs 100-102 round trip')
+    check(reg(0x200F, lp_pl(0x400, 7), True)[0] == 7,
+          'SPVM port 7 -> bad parameter')
+
+    # SPAFT, SPVMLR
+    p = lp_pl(8, 2)
+    fset(p, 4, 29, 1, 1)
+    est, _ = reg(0x2010, p, True)
+    est2, out = reg(0x2010, lp_pl(8, 2), False)
+    check(est == 0 and fget(out, 4, 29, 3) == 1,
+          'SPAFT port 2 tagged only round trip')
+    fset(p, 4, 29, 3, 7)
+    reg(0x2010, p, True)
+    p = lp_pl(0x400, 1)
+    fset(p, 0, 0, 8, 2)
+    fset(p, 4, 0, 12, 5)
+    fset(p, 8, 0, 12, 6)
+    fset(p, 8, 31, 1, 1)
+    reg(0x2020, p, True)
+    est, out = reg(0x2020, p, False)
+    check(est == 0 and fget(out, 4, 31, 1) == 0 and fget(out, 8, 31, 1) == 1,
+          'SPVMLR port 1 VID 5 off, VID 6 on')
+
+    # SFMR
+    def sfmr(op, fid, off=0, write=True):
+        p = bytearray(0x30)
+        fset(p, 0, 24, 4, op)
+        fset(p, 0, 0, 16, fid)
+        fset(p, 8, 0, 16, off)
+        return reg(0x201F, p, write)
+
+    check(sfmr(0, 4096, 0)[0] == 0 and sfmr(0, 4100, 4)[0] == 0,
+          'SFMR create vFIDs 4096 and 4100')
+    est, out = sfmr(0, 4100, write=False)
+    check(est == 0 and fget(out, 8, 0, 16) == 4, 'SFMR query vFID 4100 '
+          'offset 4')
+    check([sfmr(0, 0)[0], sfmr(0, 4095)[0], sfmr(0, 5120)[0],
+           sfmr(0, 4097, 1024)[0], sfmr(1, 4097)[0], sfmr(2, 4097)[0],
+           sfmr(0, 4097, write=False)[0]] == [7] * 7,
+          'SFMR FID 0/4095/5120, offset 1024, destroy or query of a '
+          'missing vFID, op 2 -> bad parameter')
+
+    # SVFA / SVPE
+    def svfa(lp, vid, fid, v=1, mt=1, write=True):
+        p = lp_pl(0x18, lp)
+        fset(p, 0, 8, 3, mt)
+        fset(p, 0, 0, 1, v)
+        fset(p, 4, 16, 16, fid)
+        fset(p, 4, 0, 12, vid)
+        return reg(0x201C, p, write)
+
+    check(svfa(3, 10, 4096)[0] == 0, 'SVFA port 3 VID 10 -> vFID 4096')
+    est, out = svfa(3, 10, 0, v=0, write=False)
+    check(est == 0 and fget(out, 0, 0, 1) == 1 and
+          fget(out, 4, 16, 16) == 4096, 'SVFA query returns the mapping')
+    check([svfa(3, 11, 4098)[0], svfa(3, 11, 4096, mt=2)[0],
+           svfa(9, 11, 4096)[0], svfa(3, 11, 7, mt=0)[0]] == [7] * 4,
+          'SVFA to missing vFID, mapping table 2, port 9, VID 11 to FID 7 '
+          '-> bad parameter')
+    check(svfa(3, 10, 0, v=0)[0] == 0 and
+          fget(svfa(3, 10, 0, v=0, write=False)[1], 0, 0, 1) == 0,
+          'SVFA unmap')
+    p = lp_pl(4, 3)
+    fset(p, 0, 8, 1, 1)
+    est, _ = reg(0x201E, p, True)
+    est2, out = reg(0x201E, lp_pl(4, 3), False)
+    check(est == 0 and fget(out, 0, 8, 1) == 1, 'SVPE port 3 enable')
+    check(reg(0x201E, lp_pl(4, 0), True)[0] == 7, 'SVPE CPU port -> bad '
+          'parameter')
+    reg(0x201E, lp_pl(4, 3), True)
+    check(sfmr(1, 4100)[0] == 0, 'SFMR destroy vFID 4100')
+
+    # SFD: add, dump, full table, remove, malformed
+    est, n = sfd_write(q, 1, [(MAC_A, 1, 1), (MAC_B, 1, 2),
+                              (MAC_C, 4096, 3, 3)])
+    check(est == 0 and n == 3, 'SFD add 3 records: num_rec 3')
+    d = sfd_dump(q)
+    check(d == {(MAC_A, 1): (1, 0, 0), (MAC_B, 1): (2, 0, 0),
+                (MAC_C, 4096): (3, 3, 0)}, 'SFD dump returns them: %s' % d)
+    macs = [bytes.fromhex('0200000001%02x' % i) for i in range(3)]
+    est, n = sfd_write(q, 1, [(m, 1, 1) for m in macs])
+    check(est == 0 and n == 1, 'SFD add 3 more to a 4 entry table: '
+          'num_rec %d' % n)
+    est, n = sfd_write(q, 1, [(MAC_A, 1, 2, 0, 15)])
+    check(est == 0 and n == 1 and sfd_dump(q)[(MAC_A, 1)] == (2, 0, 15),
+          'SFD update of an entry in a full table')
+    est, n = sfd_write(q, 2, [(MAC_A, 1, 0), (macs[1], 1, 0)])
+    check(est == 0 and n == 2 and len(sfd_dump(q)) == 3,
+          'SFD remove (one missing) -> num_rec 2')
+    est, n = sfd_write(q, 1, [(MAC_A, 1, 1, 0, 0, 2)])
+    est2, n2 = sfd_write(q, 1, [(MAC_A, 4099, 1)])
+    est3, n3 = sfd_write(q, 1, [(MAC_A, 1, 77)])
+    check((est, n, est2, n2, est3, n3) == (0, 0, 0, 0, 0, 0),
+          'SFD multicast record, missing FID, bad system port -> num_rec 0')
+    pl = bytearray(0x410)
+    fset(pl, 4, 30, 2, 1)
+    fset(pl, 8, 0, 8, 65)
+    check(reg(0x200A, pl, True)[0] == 7, 'SFD 65 records -> bad parameter')
+    check(sfmr(1, 4096)[0] == 0 and (MAC_C, 4096) not in sfd_dump(q),
+          'SFMR destroy flushes the vFID\'s entries')
+
+    # SFDF
+    p = bytearray(0x14)
+    fset(p, 4, 28, 4, 0)
+    est, _ = reg(0x2013, p, True)
+    check(est == 0 and len(sfd_dump(q)) == 2, 'SFDF all, dynamic only: '
+          'static entries stay')
+    fset(p, 4, 24, 1, 1)
+    est, _ = reg(0x2013, p, True)
+    check(est == 0 and sfd_dump(q) == {}, 'SFDF all with static: empty')
+    fset(p, 4, 28, 4, 4)
+    check(reg(0x2013, p, True)[0] == 7, 'SFDF per LAG -> bad parameter')
+
+    # Ageing of a dynamic entry
+    sfd_write(q, 1, [(MAC_B, 1, 2, 3)])
+    q.cmd('clock_step %d' % (5 * 10 ** 9))
+    check(len(sfd_dump(q)) == 1, 'dynamic entry still there after 5 s')
+    q.cmd('clock_step %d' % (7 * 10 ** 9))
+    est, recs, end = sfn_read(q)
+    check(sfd_dump(q) == {} and recs == [(7, MAC_B, 1, 2)] and end == 1,
+          'aged out after 10 s, SFN AGED_OUT_MAC %s' % recs)
+
+    # Learning and forwarding: flood table 0 = ports 1-3, learning on 1, 2
+    for lp in (1, 2, 3):
+        p = lp_pl(0x10, lp)
+        fset(p, 0, 8, 4, 1)
+        fset(p, 4, 31, 1, 1)
+        reg(0x5006, p, True)
+    sftr = bytearray(0x420)
+    fset(sftr, 4, 16, 3, 2)
+    for lp in (1, 2, 3):
+        sftr[0x20 + 31 - lp // 8] |= 1 << (lp % 8)
+        sftr[0x220 + 31 - lp // 8] |= 1 << (lp % 8)
+    check(reg(0x2012, sftr, True)[0] == 0, 'SFTR ports 1-3 into table 0')
+    for t in (0, 1, 5):
+        p = bytearray(0x14)
+        fset(p, 0, 0, 4, t)
+        fset(p, 4, 16, 3, 2)
+        reg(0x2011, p, True)
+    for lp in (1, 2):
+        p = lp_pl(8, lp)
+        fset(p, 4, 30, 2, 2)
+        reg(0x2018, p, True)
+
+    def inject(lp, frame):
+        for sk, _ in socks:
+            sk.setblocking(False)
+            try:
+                while True:
+                    sk.recv(20000)
+            except BlockingIOError:
+                pass
+            sk.settimeout(0.3)
+        socks[lp - 1][0].sendto(frame, ('127.0.0.1', socks[lp - 1][1]))
+        time.sleep(0.1)
+        q.cmd('clock_step 1000')
+        got = {}
+        for i, (sk, _) in enumerate(socks):
+            try:
+                got[i + 1] = sk.recv(20000)
+            except socket.timeout:
+                pass
+        return got
+
+    payload = struct.pack('>H', 0x0800) + bytes(range(46))
+    got = inject(1, b'\xff' * 6 + MAC_A + payload)
+    check(sorted(got) == [2, 3] and got[2][:60] == b'\xff' * 6 + MAC_A +
+          payload, 'broadcast from port 1 floods to ports 2 and 3 (%s)' %
+          sorted(got))
+    est, recs, end = sfn_read(q)
+    check(recs == [(5, MAC_A, 1, 1)] and (MAC_A, 1) in sfd_dump(q),
+          'SFN LEARNED_MAC %s on port 1, entry in the FDB' % recs)
+    got = inject(2, MAC_A + MAC_B + payload)
+    check(sorted(got) == [1], 'unicast to the learned MAC goes to port 1 '
+          'only (%s)' % sorted(got))
+    got = inject(3, MAC_A + MAC_C + payload)
+    check(sorted(got) == [1] and (MAC_C, 1) not in sfd_dump(q),
+          'port 3 (learning disabled) forwards but does not learn')
+    got = inject(1, b'\xff' * 6 + MAC_A + b'\x81\x00\x00\x64' + payload)
+    check(got == {}, 'tagged VID 100 frame on a non-member port dropped')
+    p = lp_pl(0x400, 3)
+    fset(p, 0, 0, 8, 1)
+    fset(p, 4, 0, 12, 1)
+    fset(p, 4, 12, 3, 6)
+    reg(0x200F, p, True)
+    got = inject(1, b'\xff' * 6 + MAC_A + payload)
+    check(sorted(got) == [2, 3] and got[3][12:16] == b'\x81\x00\x00\x01'
+          and got[2][12:14] == b'\x08\x00',
+          'tagged member port 3 gets VID 1 tagged, port 2 untagged')
+    got = inject(3, b'\xff' * 6 + MAC_C + b'\x81\x00\x00\x01' + payload)
+    check(sorted(got) == [1, 2] and got[1][12:14] == b'\x08\x00',
+          'tagged VID 1 from port 3 leaves port 1 untagged')
+    p = lp_pl(0x404, 2)
+    p[4 + (4095 - 1) // 4] = 1 << 2
+    reg(0x200D, p, True)
+    got = inject(1, b'\xff' * 6 + MAC_A + payload)
+    check(sorted(got) == [3], 'port 2 STP discarding for VID 1: not sent')
+    q.quit()
 
 
 main()
+l2_main()
+print('%d failure(s)' % FAIL)
+sys.exit(1 if FAIL else 0)

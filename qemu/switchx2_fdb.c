@@ -1,0 +1,521 @@
+/*
+ * Mellanox SwitchX-2 switch ASIC emulation: filtering database
+ *
+ * The FDB maps {MAC, FID} to a local port.  Entries live in a fixed
+ * array of fdb-size slots; a hash table indexes them by key.  The slot
+ * index doubles as the SFD dump record locator: entries never move
+ * between slots, so a dump that walks the slots in order never returns
+ * an entry twice.
+ *
+ * Learning adds dynamic entries and queues LEARNED_MAC notifications,
+ * a once-a-second timer ages dynamic entries out and queues
+ * AGED_OUT_MAC notifications; SFN hands the queue to the driver.
+ *
+ * Registers: SFD (add, remove, dump), SFN (notifications), SFDAT
+ * (ageing time), SFDF (flush).
+ *
+ * Copyright (c) 2026 The switchx2-emu authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "switchx2.h"
+#include "trace.h"
+
+#define BAD_PARAM   SX2_EMAD_STATUS_BAD_PARAMETER
+#define OK          SX2_EMAD_STATUS_SUCCESS
+
+static uint64_t sx2_fdb_key(const uint8_t *mac, uint16_t fid)
+{
+    uint64_t key = 0;
+    unsigned i;
+
+    for (i = 0; i < 6; i++) {
+        key = (key << 8) | mac[i];
+    }
+    return (key << 16) | fid;
+}
+
+static uint64_t sx2_key_mac(uint64_t key)
+{
+    return key >> 16;
+}
+
+static uint16_t sx2_key_fid(uint64_t key)
+{
+    return key & 0xFFFF;
+}
+
+static void sx2_key_mac_bytes(uint64_t key, uint8_t *mac)
+{
+    unsigned i;
+
+    for (i = 0; i < 6; i++) {
+        mac[i] = key >> (8 * (7 - i));
+    }
+}
+
+static int64_t sx2_now(void)
+{
+    return qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+}
+
+/*
+ * Notification queue
+ */
+static void sx2_sfn_push(SwitchX2State *s, uint8_t type, uint64_t key,
+                         unsigned local_port)
+{
+    SX2FdbNotif *n;
+
+    if (s->sfn_count >= SX2_SFN_QUEUE_SIZE) {
+        /* The entry is learned or aged anyway; only the news is lost */
+        s->sfn_dropped++;
+        trace_switchx2_sfn_overflow(type, s->sfn_dropped);
+        return;
+    }
+    n = &s->sfn[(s->sfn_head + s->sfn_count) % SX2_SFN_QUEUE_SIZE];
+    n->type = type;
+    sx2_key_mac_bytes(key, n->mac);
+    n->fid = sx2_key_fid(key);
+    n->system_port = s->fp[local_port].system_port;
+    s->sfn_count++;
+}
+
+static const SX2FdbNotif *sx2_sfn_pop(SwitchX2State *s)
+{
+    const SX2FdbNotif *n;
+
+    if (!s->sfn_count) {
+        return NULL;
+    }
+    n = &s->sfn[s->sfn_head];
+    s->sfn_head = (s->sfn_head + 1) % SX2_SFN_QUEUE_SIZE;
+    s->sfn_count--;
+    return n;
+}
+
+/*
+ * Table
+ */
+static void sx2_age_arm(SwitchX2State *s)
+{
+    if (s->fdb_dynamic && !timer_pending(s->age_timer)) {
+        timer_mod(s->age_timer, sx2_now() + NANOSECONDS_PER_SECOND);
+    }
+}
+
+static SX2FdbEntry *sx2_fdb_find(SwitchX2State *s, uint64_t key)
+{
+    return g_hash_table_lookup(s->fdb_index, &key);
+}
+
+static SX2FdbEntry *sx2_fdb_insert(SwitchX2State *s, uint64_t key)
+{
+    SX2FdbEntry *e;
+
+    if (!s->fdb_nfree) {
+        return NULL;
+    }
+    e = &s->fdb[s->fdb_free[--s->fdb_nfree]];
+    memset(e, 0, sizeof(*e));
+    e->key = key;
+    e->used = true;
+    g_hash_table_insert(s->fdb_index, &e->key, e);
+    return e;
+}
+
+static void sx2_fdb_set(SwitchX2State *s, SX2FdbEntry *e, bool dynamic,
+                        uint8_t action, unsigned local_port)
+{
+    s->fdb_dynamic += (int)dynamic - (int)e->dynamic;
+    e->dynamic = dynamic;
+    e->action = action;
+    e->local_port = local_port;
+    e->last_seen = sx2_now();
+    trace_switchx2_fdb_add(sx2_key_mac(e->key), sx2_key_fid(e->key),
+                           local_port, dynamic);
+    sx2_age_arm(s);
+}
+
+static void sx2_fdb_remove(SwitchX2State *s, SX2FdbEntry *e, const char *why)
+{
+    trace_switchx2_fdb_remove(sx2_key_mac(e->key), sx2_key_fid(e->key), why);
+    g_hash_table_remove(s->fdb_index, &e->key);
+    s->fdb_dynamic -= e->dynamic;
+    e->used = false;
+    e->dynamic = false;
+    s->fdb_free[s->fdb_nfree++] = e - s->fdb;
+}
+
+const SX2FdbEntry *sx2_fdb_lookup(SwitchX2State *s, const uint8_t *mac,
+                                  uint16_t fid)
+{
+    return sx2_fdb_find(s, sx2_fdb_key(mac, fid));
+}
+
+/*
+ * Flush the entries that match; fid 0 and local_port -1 match any.
+ * Flushed entries are not reported through SFN.
+ */
+static unsigned sx2_fdb_flush(SwitchX2State *s, uint16_t fid, int local_port,
+                              bool statics)
+{
+    unsigned i, n = 0;
+
+    for (i = 0; i < s->fdb_size; i++) {
+        SX2FdbEntry *e = &s->fdb[i];
+
+        if (!e->used || (!e->dynamic && !statics) ||
+            (fid && sx2_key_fid(e->key) != fid) ||
+            (local_port >= 0 && e->local_port != local_port)) {
+            continue;
+        }
+        sx2_fdb_remove(s, e, "flush");
+        n++;
+    }
+    return n;
+}
+
+void sx2_fdb_flush_fid(SwitchX2State *s, uint16_t fid)
+{
+    sx2_fdb_flush(s, fid, -1, true);
+}
+
+/*
+ * Source MAC of a received frame.  A dynamic entry on the ingress port
+ * is refreshed by any frame; if @learn (port mode and {port, VID} allow
+ * it), ENABLE inserts or moves a dynamic entry and reports new or moved
+ * ones, SEC only reports and software decides.  Static entries are never
+ * touched.
+ */
+void sx2_fdb_learn(SwitchX2State *s, SX2Port *in, const uint8_t *mac,
+                   uint16_t fid, bool learn)
+{
+    uint64_t key = sx2_fdb_key(mac, fid);
+    SX2FdbEntry *e = sx2_fdb_find(s, key);
+    unsigned lp = in->local_port;
+
+    if (e && !e->dynamic) {
+        return;
+    }
+    if (e && e->local_port == lp) {
+        e->last_seen = sx2_now();
+        return;
+    }
+    if (!learn) {
+        return;
+    }
+    if (in->learn_mode == SX2_LEARN_SEC) {
+        trace_switchx2_fdb_learn(sx2_key_mac(key), fid, lp, "notify only");
+        sx2_sfn_push(s, SX2_SFN_TYPE_LEARNED_MAC, key, lp);
+        return;
+    }
+    if (!e) {
+        e = sx2_fdb_insert(s, key);
+        if (!e) {
+            s->learn_full_drops++;
+            trace_switchx2_fdb_full(sx2_key_mac(key), fid);
+            return;
+        }
+    }
+    trace_switchx2_fdb_learn(sx2_key_mac(key), fid, lp, "learned");
+    sx2_fdb_set(s, e, true, SX2_SFD_ACTION_NOP, lp);
+    sx2_sfn_push(s, SX2_SFN_TYPE_LEARNED_MAC, key, lp);
+}
+
+/*
+ * Ageing, once per second of virtual time while dynamic entries exist
+ */
+static void sx2_age_tick(void *opaque)
+{
+    SwitchX2State *s = opaque;
+    int64_t limit = sx2_now() - (int64_t)s->age_time * NANOSECONDS_PER_SECOND;
+    unsigned i;
+
+    for (i = 0; i < s->fdb_size && s->fdb_dynamic; i++) {
+        SX2FdbEntry *e = &s->fdb[i];
+
+        if (e->used && e->dynamic && e->last_seen <= limit) {
+            trace_switchx2_fdb_age(sx2_key_mac(e->key), sx2_key_fid(e->key),
+                                   e->local_port);
+            sx2_sfn_push(s, SX2_SFN_TYPE_AGED_OUT_MAC, e->key, e->local_port);
+            sx2_fdb_remove(s, e, "aged out");
+        }
+    }
+    sx2_age_arm(s);
+}
+
+void sx2_fdb_init(SwitchX2State *s)
+{
+    s->fdb = g_new0(SX2FdbEntry, s->fdb_size);
+    s->fdb_free = g_new(uint32_t, s->fdb_size);
+    s->fdb_index = g_hash_table_new(g_int64_hash, g_int64_equal);
+    s->sfn = g_new0(SX2FdbNotif, SX2_SFN_QUEUE_SIZE);
+    s->age_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, sx2_age_tick, s);
+}
+
+void sx2_fdb_fini(SwitchX2State *s)
+{
+    if (s->age_timer) {
+        timer_free(s->age_timer);
+        s->age_timer = NULL;
+    }
+    if (s->fdb_index) {
+        g_hash_table_destroy(s->fdb_index);
+        s->fdb_index = NULL;
+    }
+    g_free(s->fdb);
+    s->fdb = NULL;
+    g_free(s->fdb_free);
+    s->fdb_free = NULL;
+    g_free(s->sfn);
+    s->sfn = NULL;
+}
+
+void sx2_fdb_reset(SwitchX2State *s)
+{
+    uint32_t i;
+
+    if (!s->fdb) {
+        return;
+    }
+    timer_del(s->age_timer);
+    g_hash_table_remove_all(s->fdb_index);
+    memset(s->fdb, 0, sizeof(SX2FdbEntry) * s->fdb_size);
+    /* Hand out low slots first so that dumps come in insertion order */
+    for (i = 0; i < s->fdb_size; i++) {
+        s->fdb_free[i] = s->fdb_size - 1 - i;
+    }
+    s->fdb_nfree = s->fdb_size;
+    s->fdb_dynamic = 0;
+    s->age_time = SX2_AGE_TIME_DEFAULT;
+    s->learn_full_drops = 0;
+    s->sfn_head = 0;
+    s->sfn_count = 0;
+    s->sfn_dropped = 0;
+}
+
+/*
+ * SFDAT - ageing time
+ */
+uint8_t sx2_reg_sfdat(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned swid = sx2_fget(pl, SX2_REG_SFDAT_SWID);
+
+    if (swid != 0) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFDAT: swid %u\n", swid);
+        return BAD_PARAM;
+    }
+    if (write) {
+        unsigned t = sx2_fget(pl, SX2_REG_SFDAT_AGE_TIME);
+
+        if (t < SX2_AGE_TIME_MIN || t > SX2_AGE_TIME_MAX) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFDAT: age time %u s "
+                          "is out of range\n", t);
+            return BAD_PARAM;
+        }
+        s->age_time = t;
+    }
+    sx2_fset(pl, SX2_REG_SFDAT_AGE_TIME, s->age_time);
+    return OK;
+}
+
+/*
+ * SFD - add, update, remove and dump entries
+ */
+typedef enum {
+    SX2_SFD_APPLIED,
+    SX2_SFD_FULL,
+    SX2_SFD_MALFORMED,
+} SX2SfdResult;
+
+static SX2SfdResult sx2_sfd_apply(SwitchX2State *s, unsigned op,
+                                  const uint8_t *rec, unsigned idx)
+{
+    unsigned type = sx2_fget(rec, SX2_SFD_REC_TYPE);
+    unsigned policy = sx2_fget(rec, SX2_SFD_REC_POLICY);
+    unsigned action = sx2_fget(rec, SX2_SFD_REC_ACTION);
+    unsigned fid = sx2_fget(rec, SX2_SFD_REC_FID);
+    unsigned sys = sx2_fget(rec, SX2_SFD_REC_SYSTEM_PORT);
+    uint64_t key = sx2_fdb_key(rec + SX2_SFD_REC_MAC_OFF, fid);
+    SX2FdbEntry *e = sx2_fdb_find(s, key);
+    int lp;
+
+    if (type != SX2_SFD_REC_TYPE_UNICAST || !sx2_fid_exists(s, fid)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: type %u "
+                      "FID %u not supported\n", idx, type, fid);
+        return SX2_SFD_MALFORMED;
+    }
+    if (op == SX2_SFD_OP_WRITE_REMOVE) {
+        if (e) {
+            sx2_fdb_remove(s, e, "SFD");
+        }
+        return SX2_SFD_APPLIED;
+    }
+    lp = sx2_local_port_of_system_port(s, sys);
+    if ((policy != SX2_SFD_POLICY_STATIC &&
+         policy != SX2_SFD_POLICY_DYNAMIC) ||
+        (action != SX2_SFD_ACTION_NOP && action != SX2_SFD_ACTION_TRAP &&
+         action != SX2_SFD_ACTION_DISCARD_ERROR) || lp < 0) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: policy %u "
+                      "action %u system port %u invalid\n", idx, policy,
+                      action, sys);
+        return SX2_SFD_MALFORMED;
+    }
+    if (!e) {
+        e = sx2_fdb_insert(s, key);
+        if (!e) {
+            trace_switchx2_fdb_full(sx2_key_mac(key), fid);
+            return SX2_SFD_FULL;
+        }
+    }
+    sx2_fdb_set(s, e, policy == SX2_SFD_POLICY_DYNAMIC, action, lp);
+    return SX2_SFD_APPLIED;
+}
+
+static void sx2_sfd_fill(SwitchX2State *s, uint8_t *rec,
+                         const SX2FdbEntry *e)
+{
+    sx2_fset(rec, SX2_SFD_REC_TYPE, SX2_SFD_REC_TYPE_UNICAST);
+    sx2_fset(rec, SX2_SFD_REC_POLICY, e->dynamic ? SX2_SFD_POLICY_DYNAMIC
+                                                 : SX2_SFD_POLICY_STATIC);
+    sx2_fset(rec, SX2_SFD_REC_A, 1);
+    sx2_key_mac_bytes(e->key, rec + SX2_SFD_REC_MAC_OFF);
+    sx2_fset(rec, SX2_SFD_REC_FID, sx2_key_fid(e->key));
+    sx2_fset(rec, SX2_SFD_REC_ACTION, e->action);
+    sx2_fset(rec, SX2_SFD_REC_SYSTEM_PORT, s->fp[e->local_port].system_port);
+}
+
+static uint8_t sx2_sfd_dump(SwitchX2State *s, uint8_t *pl)
+{
+    uint32_t slot = sx2_fget(pl, SX2_REG_SFD_RECORD_LOCATOR);
+    uint8_t *recs = pl + SX2_REG_SFD_BASE_LEN;
+    unsigned n = 0;
+
+    memset(recs, 0, SX2_REG_SFD_REC_LEN * SX2_REG_SFD_REC_MAX);
+    for (; slot < s->fdb_size && n < SX2_REG_SFD_REC_MAX; slot++) {
+        if (s->fdb[slot].used) {
+            sx2_sfd_fill(s, recs + n * SX2_REG_SFD_REC_LEN, &s->fdb[slot]);
+            n++;
+        }
+    }
+    sx2_fset(pl, SX2_REG_SFD_RECORD_LOCATOR, slot);
+    sx2_fset(pl, SX2_REG_SFD_NUM_REC, n);
+    return OK;
+}
+
+uint8_t sx2_reg_sfd(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned op = sx2_fget(pl, SX2_REG_SFD_OP);
+    unsigned n = sx2_fget(pl, SX2_REG_SFD_NUM_REC);
+    unsigned i;
+
+    if (!write) {
+        if (op != SX2_SFD_OP_QUERY_DUMP) {
+            qemu_log_mask(LOG_UNIMP, "switchx2: SFD: query op %u is not "
+                          "implemented\n", op);
+            return BAD_PARAM;
+        }
+        return sx2_sfd_dump(s, pl);
+    }
+    if (op != SX2_SFD_OP_WRITE_EDIT && op != SX2_SFD_OP_WRITE_REMOVE) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: SFD: write op %u is not "
+                      "implemented\n", op);
+        return BAD_PARAM;
+    }
+    if (n > SX2_REG_SFD_REC_MAX) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: %u records, at most "
+                      "%u\n", n, SX2_REG_SFD_REC_MAX);
+        return BAD_PARAM;
+    }
+    for (i = 0; i < n; i++) {
+        uint8_t *rec = pl + SX2_REG_SFD_BASE_LEN + i * SX2_REG_SFD_REC_LEN;
+
+        if (sx2_sfd_apply(s, op, rec, i) != SX2_SFD_APPLIED) {
+            break;
+        }
+    }
+    sx2_fset(pl, SX2_REG_SFD_NUM_REC, i);
+    return OK;
+}
+
+/*
+ * SFN - pop learned / aged out notifications
+ */
+uint8_t sx2_reg_sfn(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned want = MIN(sx2_fget(pl, SX2_REG_SFN_NUM_REC),
+                        SX2_REG_SFN_REC_MAX);
+    uint8_t *recs = pl + SX2_REG_SFN_BASE_LEN;
+    const SX2FdbNotif *nt;
+    unsigned n = 0;
+
+    if (write) {
+        return SX2_EMAD_STATUS_METHOD_NOT_SUPP;
+    }
+    memset(recs, 0, SX2_REG_SFN_REC_LEN * SX2_REG_SFN_REC_MAX);
+    while (n < want && (nt = sx2_sfn_pop(s))) {
+        uint8_t *rec = recs + n * SX2_REG_SFN_REC_LEN;
+
+        sx2_fset(rec, SX2_SFN_REC_TYPE, nt->type);
+        memcpy(rec + SX2_SFN_REC_MAC_OFF, nt->mac, 6);
+        sx2_fset(rec, SX2_SFN_REC_FID, nt->fid);
+        sx2_fset(rec, SX2_SFN_REC_SYSTEM_PORT, nt->system_port);
+        n++;
+    }
+    sx2_fset(pl, SX2_REG_SFN_END, s->sfn_count == 0);
+    sx2_fset(pl, SX2_REG_SFN_NUM_REC, n);
+    return OK;
+}
+
+/*
+ * SFDF - flush by switch partition, FID, port, or port and FID
+ */
+uint8_t sx2_reg_sfdf(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned type = sx2_fget(pl, SX2_REG_SFDF_FLUSH_TYPE);
+    bool statics = sx2_fget(pl, SX2_REG_SFDF_FLUSH_STATIC);
+    unsigned fid = 0, sys = 0, n;
+    int lp = -1;
+
+    if (!write) {
+        return OK;
+    }
+    switch (type) {
+    case SX2_SFDF_FLUSH_SWID:
+        break;
+    case SX2_SFDF_FLUSH_FID:
+        fid = sx2_fget(pl, SX2_REG_SFDF_FID);
+        break;
+    case SX2_SFDF_FLUSH_PORT:
+        sys = sx2_fget(pl, SX2_REG_SFDF_SYSTEM_PORT);
+        lp = sx2_local_port_of_system_port(s, sys);
+        break;
+    case SX2_SFDF_FLUSH_PORT_AND_FID:
+        fid = sx2_fget(pl, SX2_REG_SFDF_FID);
+        sys = sx2_fget(pl, SX2_REG_SFDF_PORT_FID_SYS_PORT);
+        lp = sx2_local_port_of_system_port(s, sys);
+        break;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFDF: flush type %u is not "
+                      "supported\n", type);
+        return BAD_PARAM;
+    }
+    if ((type == SX2_SFDF_FLUSH_FID || type == SX2_SFDF_FLUSH_PORT_AND_FID) &&
+        (fid < 1 || fid >= SX2_NUM_FIDS)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFDF: FID %u\n", fid);
+        return BAD_PARAM;
+    }
+    if ((type == SX2_SFDF_FLUSH_PORT || type == SX2_SFDF_FLUSH_PORT_AND_FID) &&
+        lp < 0) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFDF: system port %u maps "
+                      "to no port\n", sys);
+        return BAD_PARAM;
+    }
+    n = sx2_fdb_flush(s, fid, lp, statics);
+    trace_switchx2_fdb_flush(type, fid, lp, statics, n);
+    return OK;
+}
