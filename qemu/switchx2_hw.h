@@ -485,7 +485,8 @@ enum {
 #define SX2_REG_SFTR_PORT_OFF           0x20    /* 1 bit per port */
 #define SX2_REG_SFTR_PORT_MASK_OFF      0x220
 #define SX2_REG_SFTR_BITMAP_BYTES       0x20
-#define SX2_FT_MAX_INDEX                4096
+/* Entries per flood table: indexed by VID, FID (vFIDs too) or offset */
+#define SX2_FT_MAX_INDEX                5120
 
 #define SX2_REG_SPMLR_ID                0x2018
 #define SX2_REG_SPMLR_LEN               0x08

@@ -945,6 +945,51 @@ def l2_main():
     reg(0x200D, p, True)
     got = inject(1, b'\xff' * 6 + MAC_A + payload)
     check(sorted(got) == [3], 'port 2 STP discarding for VID 1: not sent')
+
+    # Virtual mode: port 1 VID 1 and port 2 VID 5 (tagged) share a vFID
+    # flooded through a FID_OFFSET table
+    sfmr(0, 4100, 7)
+    svfa(1, 1, 4100)
+    svfa(2, 5, 4100)
+    svfa(2, 6, 4100)
+    for lp in (1, 2):
+        p = lp_pl(4, lp)
+        fset(p, 0, 8, 1, 1)
+        reg(0x201E, p, True)
+    p = lp_pl(0x400, 2)
+    fset(p, 0, 0, 8, 2)
+    fset(p, 4, 0, 12, 5)
+    fset(p, 4, 12, 3, 6)
+    fset(p, 8, 0, 12, 6)
+    fset(p, 8, 12, 3, 6)
+    reg(0x200F, p, True)
+    sftr = bytearray(0x420)
+    fset(sftr, 0, 16, 6, 1)
+    fset(sftr, 0, 0, 16, 7)
+    fset(sftr, 4, 16, 3, 3)
+    for lp in (1, 2, 3):
+        sftr[0x20 + 31 - lp // 8] |= 1 << (lp % 8)
+        sftr[0x220 + 31 - lp // 8] |= 1 << (lp % 8)
+    reg(0x2012, sftr, True)
+    for t in (0, 1, 5):
+        p = bytearray(0x14)
+        fset(p, 0, 0, 4, t)
+        fset(p, 4, 24, 3, 1)
+        fset(p, 4, 16, 3, 3)
+        fset(p, 4, 0, 6, 1)
+        reg(0x2011, p, True)
+    got = inject(1, b'\xff' * 6 + MAC_A + payload)
+    check(sorted(got) == [2] and got[2][12:16] == b'\x81\x00\x00\x05',
+          'vFID flood: port 1 untagged -> port 2 with its lowest VID 5 '
+          '(%s)' % sorted(got))
+    got = inject(2, MAC_A + MAC_B + b'\x81\x00\x00\x06' + payload)
+    check(sorted(got) == [1] and got[1][12:14] == b'\x08\x00',
+          'vFID unicast: port 2 VID 6 -> learned MAC on port 1, untagged')
+    got = inject(2, MAC_A + MAC_B + b'\x81\x00\x00\x07' + payload)
+    check(got == {}, 'virtual mode: {port, VID} without a mapping dropped')
+    got = inject(3, b'\xff' * 6 + MAC_C + payload)
+    check(got == {}, 'FID 1 frame not sent to virtual mode ports without '
+          'a mapping to FID 1')
     q.quit()
 
 
