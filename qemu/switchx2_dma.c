@@ -371,6 +371,26 @@ static void sx2_db_dq(SwitchX2State *s, unsigned opmod, unsigned n,
     }
 }
 
+/*
+ * CQ and EQ doorbells share one format. The consumer doorbell carries the
+ * consumer counter plus the queue size, the arm doorbell the bare counter;
+ * either must fall within the entries the hardware has produced.
+ */
+static bool sx2_db_consumer(const char *kind, unsigned n, uint32_t val,
+                            bool arm, uint16_t prod, uint16_t cur_cons,
+                            uint16_t count, uint16_t *cons)
+{
+    *cons = arm ? (uint16_t)val : (uint16_t)(val - count);
+    if ((uint16_t)(prod - *cons) > count) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s%u %sdoorbell %u is not "
+                      "within the %u outstanding %sEs\n", kind, n,
+                      arm ? "arm " : "", *cons, (uint16_t)(prod - cur_cons),
+                      kind);
+        return false;
+    }
+    return true;
+}
+
 static void sx2_db_cq(SwitchX2State *s, unsigned n, uint32_t val, bool arm)
 {
     SX2CompQueue *q = n < SX2_NUM_CQS ? &s->cq[n] : NULL;
@@ -381,12 +401,8 @@ static void sx2_db_cq(SwitchX2State *s, unsigned n, uint32_t val, bool arm)
                       "is not owned by hardware\n", arm ? "arm " : "", n);
         return;
     }
-    /* The consumer doorbell carries counter + size, the arm one not */
-    cons = arm ? (uint16_t)val : (uint16_t)(val - q->count);
-    if ((uint16_t)(q->prod - cons) > q->count) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: CQ%u %sdoorbell %u is not "
-                      "within the %u outstanding CQEs\n", n, arm ? "arm " : "",
-                      cons, (uint16_t)(q->prod - q->cons));
+    if (!sx2_db_consumer("CQ", n, val, arm, q->prod, q->cons, q->count,
+                         &cons)) {
         return;
     }
     if (!arm) {
@@ -410,11 +426,8 @@ static void sx2_db_eq(SwitchX2State *s, unsigned n, uint32_t val, bool arm)
                       "is not owned by hardware\n", arm ? "arm " : "", n);
         return;
     }
-    cons = arm ? (uint16_t)val : (uint16_t)(val - q->count);
-    if ((uint16_t)(q->prod - cons) > q->count) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: EQ%u %sdoorbell %u is not "
-                      "within the %u outstanding EQEs\n", n, arm ? "arm " : "",
-                      cons, (uint16_t)(q->prod - q->cons));
+    if (!sx2_db_consumer("EQ", n, val, arm, q->prod, q->cons, q->count,
+                         &cons)) {
         return;
     }
     if (!arm) {
