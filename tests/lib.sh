@@ -149,3 +149,152 @@ wait_carrier() {
 	done
 	return 1
 }
+
+# --- SwitchX-2 L2 offload helpers ---
+
+# 198.51.100.0/24 (TEST-NET-2) is the hosts' shared subnet when their
+# ports are bridged: hN is 198.51.100.N.
+sx_l2_ip() {
+	echo "198.51.100.$1"
+}
+
+sx_host_mac() {
+	echo "$SX_HOST_MAC_PREFIX:0$1"
+}
+
+# Put hosts 1..SX_WIRED in their namespaces with an address on the shared
+# subnet, and silence IPv6 there and on the switch ports, so that the
+# frame counts the tests compare are the tests' own frames only. The
+# hosts' NICs are promiscuous: virtio-net filters unicast for other MACs
+# before counting it, and the flooding tests count exactly those frames.
+sx_l2_hosts_setup() {
+	for n in $(seq 1 "$SX_WIRED"); do
+		sx_host_setup "$n" || return 1
+		ip -n "h$n" addr replace "$(sx_l2_ip "$n")/24" dev eth0
+		ip -n "h$n" link set eth0 promisc on
+		ip netns exec "h$n" sh -c \
+			'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6'
+		swp=$(sx_port "$n")
+		echo 1 >"/proc/sys/net/ipv6/conf/$swp/disable_ipv6"
+		wait_carrier "$swp" 10 1
+		wait_carrier eth0 10 1 "h$n"
+	done
+}
+
+# sx_bridge_create BRIDGE VLAN_FILTERING PORT_NUMBER...
+sx_bridge_create() {
+	br=$1
+	vf=$2
+	shift 2
+	ip link add "$br" type bridge vlan_filtering "$vf" || return 1
+	echo 1 >"/proc/sys/net/ipv6/conf/$br/disable_ipv6"
+	ip link set "$br" up || return 1
+	for n in "$@"; do
+		swp=$(sx_port "$n") || return 1
+		ip addr flush dev "$swp"
+		ip link set "$swp" master "$br" || return 1
+		ip link set "$swp" up || return 1
+	done
+}
+
+sx_bridge_destroy() {
+	ip link del "$1" 2>/dev/null
+	return 0
+}
+
+# The ASIC's FDB, read back through SFD by the driver: "MAC FID SYSPORT
+# static|dynamic" per line.
+sx_asic_fdb() {
+	cat "/sys/kernel/debug/$SX_DRIVER/$(sx_pci_addr)/fdb"
+}
+
+# Packets the CPU received from (RX) or sent to (TX) a port: IFLA
+# offload stats, CPU_HIT group.
+sx_cpu_hit() {
+	ip stats show dev "$1" group offload subgroup cpu_hit |
+		awk -v dir="$2:" '$1 == dir { getline; print $2; exit }'
+}
+
+# netdev statistics counter $2 of host hN's NIC
+host_stat() {
+	ip netns exec "h$1" cat "/sys/class/net/eth0/statistics/$2"
+}
+
+# port_stat N COUNTER: netdev statistics of switch port pN (PPCNT based)
+port_stat() {
+	cat "/sys/class/net/$(sx_port "$1")/statistics/$2"
+}
+
+# sx_ping FROM_HOST TO_IP [COUNT]: quiet ping from a host namespace
+sx_ping() {
+	ip netns exec "h$1" ping -q -c "${3:-3}" -i 0.1 -W 1 "$2" >/dev/null 2>&1
+}
+
+# wait_for SECONDS COMMAND...: poll COMMAND every 0.2 s until it succeeds
+wait_for() {
+	t=$(($1 * 5))
+	shift
+	while [ "$t" -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.2
+		t=$((t - 1))
+	done
+	return 1
+}
+
+# Port statistics come from the ASIC by a periodic work item.
+sx_stats_settle() {
+	sleep 3
+}
+
+sx_asic_fdb_file() {
+	echo "/sys/kernel/debug/$SX_DRIVER/$(sx_pci_addr)/fdb"
+}
+
+# sx_asic_has MAC [static|dynamic]: the ASIC FDB holds MAC (status 2 when
+# the dump cannot be read, so that a missing dump never passes a test).
+sx_asic_has() {
+	f=$(sx_asic_fdb_file)
+	[ -r "$f" ] || return 2
+	grep -qi "^$1 .*${2:-}" "$f"
+}
+
+sx_asic_lacks() {
+	sx_asic_has "$1"
+	[ $? -eq 1 ]
+}
+
+# sx_asic_count PATTERN: ASIC FDB lines matching an extended regex
+sx_asic_count() {
+	f=$(sx_asic_fdb_file)
+	[ -r "$f" ] || { echo "unreadable"; return 1; }
+	grep -Eci "$1" "$f"
+}
+
+# sx_br_offloaded BRIDGE MAC DEV: the bridge lists MAC on DEV as offloaded
+sx_br_offloaded() {
+	bridge fdb show br "$1" | grep -qi "^$2 dev $3 .*offload"
+}
+
+# sx_br_lacks BRIDGE MAC: the bridge has no entry for MAC
+sx_br_lacks() {
+	out=$(bridge fdb show br "$1") || return 2
+	! echo "$out" | grep -qi "^$2 "
+}
+
+# Milliseconds since boot (10 ms resolution)
+now_ms() {
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+}
+
+# fdb_batch OP DEV FIRST COUNT PREFIX: a `bridge -batch` file with COUNT
+# static entries PREFIX:hh:ll numbered from FIRST
+fdb_batch() {
+	i=$3
+	end=$(($3 + $4))
+	while [ "$i" -lt "$end" ]; do
+		printf '%s %s:%02x:%02x dev %s master static\n' \
+			"fdb $1" "$5" $((i / 256)) $((i % 256)) "$2"
+		i=$((i + 1))
+	done
+}
