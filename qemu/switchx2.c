@@ -219,8 +219,7 @@ static void sx2_realize(PCIDevice *pdev, Error **errp)
     }
     msix_vector_use(pdev, 0);
 
-    s->sftr = g_new0(SX2PortSet, SX2_MAX_FLOOD_TABLES * SX2_FT_MAX_INDEX);
-    s->vport = g_new0(SX2VPort, SX2_MAX_PORTS + 1);
+    s->ft_vid = g_new0(SX2PortSet, SX2_MAX_FLOOD_TABLES * SX2_FT_VID_ENTRIES);
     sx2_fdb_init(s);
     s->reset_bh = qemu_bh_new_guarded(sx2_soft_reset_bh, s,
                                       &DEVICE(s)->mem_reentrancy_guard);
@@ -229,10 +228,8 @@ static void sx2_realize(PCIDevice *pdev, Error **errp)
         qemu_bh_delete(s->reset_bh);
         s->reset_bh = NULL;
         sx2_fdb_fini(s);
-        g_free(s->vport);
-        s->vport = NULL;
-        g_free(s->sftr);
-        s->sftr = NULL;
+        g_free(s->ft_vid);
+        s->ft_vid = NULL;
         msix_vector_unuse(pdev, 0);
         msix_uninit(pdev, &s->bar0, &s->bar0);
         return;
@@ -250,10 +247,8 @@ static void sx2_exit(PCIDevice *pdev)
         s->reset_bh = NULL;
     }
     sx2_fdb_fini(s);
-    g_free(s->vport);
-    s->vport = NULL;
-    g_free(s->sftr);
-    s->sftr = NULL;
+    g_free(s->ft_vid);
+    s->ft_vid = NULL;
     msix_vector_unuse(pdev, 0);
     msix_uninit(pdev, &s->bar0, &s->bar0);
 }

@@ -152,13 +152,12 @@ typedef struct SX2Port {
     uint8_t ib_port;
     uint8_t mac[6];
     uint8_t stp[SX2_REG_SPMS_STATE_BYTES];  /* SPMS bit-array layout */
-    /* VLAN configuration (SPVID, SPAFT, SPVM, SPVMLR, SVPE) */
+    /* VLAN configuration (SPVID, SPAFT, SPVM, SPVMLR) */
     uint16_t pvid;
     bool allow_untagged;
     bool allow_prio_tagged;
     bool allow_tagged;
     bool prio_tag;              /* SPVM.pt */
-    bool vp_en;
     uint64_t vlan_i[SX2_NUM_VIDS / 64];     /* ingress member */
     uint64_t vlan_e[SX2_NUM_VIDS / 64];     /* egress member */
     uint64_t vlan_u[SX2_NUM_VIDS / 64];     /* egress untagged */
@@ -186,9 +185,10 @@ typedef struct SX2Trap {
     bool ack;
 } SX2Trap;
 
+/* SFGC: the flood table one packet type uses (802.1Q FIDs only) */
 typedef struct SX2FloodCfg {
     bool valid;
-    uint8_t table_type;
+    uint8_t table_type;         /* SX2_FT_TYPE_VID or SX2_FT_TYPE_SINGLE */
     uint8_t flood_table;
     uint16_t mid;
     uint8_t counter_set_type;
@@ -200,15 +200,6 @@ typedef struct SX2PortSet {
     uint64_t lo;                /* ports 0..63 */
     uint8_t hi;                 /* port 64 */
 } SX2PortSet;
-
-/*
- * {port, VID} to FID mappings of a port in virtual mode (SVFA), and the
- * reverse direction for egress: the lowest VID mapped to each FID.
- */
-typedef struct SX2VPort {
-    uint16_t fid_of_vid[SX2_NUM_VIDS];      /* 0: no mapping */
-    uint16_t vid_of_fid[SX2_NUM_FIDS];      /* VID + 1, 0: none */
-} SX2VPort;
 
 /* One FDB slot; the slot index is the SFD record locator */
 typedef struct SX2FdbEntry {
@@ -286,13 +277,10 @@ struct SwitchX2State {
     uint8_t spad_mac[6];
     SX2TrapGroup htgt[SX2_TRAP_GROUPS];
     SX2Trap hpkt[SX2_TRAP_ID_MAX];
-    SX2FloodCfg sfgc[SX2_SFGC_TYPE_MAX][SX2_SFGC_BRIDGE_TYPES];
-    SX2PortSet *sftr;           /* [SX2_MAX_FLOOD_TABLES][SX2_FT_MAX_INDEX] */
-
-    /* FIDs (SFMR) and virtual ports (SVFA) */
-    bool vfid_valid[SX2_NUM_VFIDS];
-    uint16_t fid_offset[SX2_NUM_FIDS];
-    SX2VPort *vport;            /* [SX2_MAX_PORTS + 1] */
+    SX2FloodCfg sfgc[SX2_SFGC_TYPE_MAX];
+    /* Flood tables (SFTR), numbered per kind as the profile provisions */
+    SX2PortSet ft_single[SX2_MAX_FLOOD_TABLES];
+    SX2PortSet *ft_vid;         /* [SX2_MAX_FLOOD_TABLES][SX2_FT_VID_ENTRIES] */
 
     /* Filtering database, switchx2_fdb.c */
     SX2FdbEntry *fdb;           /* [fdb_size] */
@@ -370,7 +358,6 @@ void sx2_reg_reset(SwitchX2State *s);
 void sx2_fdb_init(SwitchX2State *s);
 void sx2_fdb_fini(SwitchX2State *s);
 void sx2_fdb_reset(SwitchX2State *s);
-void sx2_fdb_flush_fid(SwitchX2State *s, uint16_t fid);
 const SX2FdbEntry *sx2_fdb_lookup(SwitchX2State *s, const uint8_t *mac,
                                   uint16_t fid);
 void sx2_fdb_learn(SwitchX2State *s, SX2Port *in, const uint8_t *mac,
@@ -382,8 +369,6 @@ uint8_t sx2_reg_sfdf(SwitchX2State *s, uint8_t *pl, bool write);
 
 /* switchx2_vlan.c */
 void sx2_vlan_port_reset(SX2Port *p);
-void sx2_vlan_reset(SwitchX2State *s);
-bool sx2_fid_exists(SwitchX2State *s, uint32_t fid);
 int sx2_local_port_of_system_port(SwitchX2State *s, uint32_t sys);
 uint8_t sx2_reg_spvid(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_spvm(SwitchX2State *s, uint8_t *pl, bool write);
@@ -392,6 +377,12 @@ uint8_t sx2_reg_svfa(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_svpe(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_sfmr(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_spvmlr(SwitchX2State *s, uint8_t *pl, bool write);
+
+/* The 802.1Q FIDs, the only ones SwitchX-2 has: FID = VID, 1..4094 */
+static inline bool sx2_fid_valid(uint32_t fid)
+{
+    return fid >= 1 && fid <= SX2_VID_MAX;
+}
 
 static inline bool sx2_vid_test(const uint64_t *map, unsigned vid)
 {
@@ -431,7 +422,11 @@ void sx2_fwd_from_cpu(SwitchX2State *s, const uint8_t *txhdr,
                       const uint8_t *buf, size_t len);
 bool sx2_trap_to_cpu(SwitchX2State *s, uint16_t trap_id, uint16_t sys_port,
                      const uint8_t *buf, size_t len);
-SX2PortSet *sx2_sftr_entry(SwitchX2State *s, unsigned table, unsigned index);
+void sx2_flood_reset(SwitchX2State *s);
+unsigned sx2_flood_tables(SwitchX2State *s, unsigned kind);
+int sx2_flood_table_swid(SwitchX2State *s, unsigned kind, unsigned table);
+SX2PortSet *sx2_flood_entry(SwitchX2State *s, unsigned kind, unsigned table,
+                            unsigned index);
 
 static inline bool sx2_portset_test(const SX2PortSet *ps, unsigned port)
 {

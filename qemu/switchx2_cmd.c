@@ -180,6 +180,27 @@ static uint8_t sx2_cmd_unmap_fa(SwitchX2State *s, SX2CmdCtx *c)
     return SX2_CMD_STATUS_OK;
 }
 
+/* Switch partitions the flood tables are split between (cmd.h v4.3) */
+static unsigned sx2_profile_swids(const SX2Profile *p)
+{
+    unsigned i, n = 0;
+
+    for (i = 0; i < SX2_NUM_SWIDS; i++) {
+        n += p->swid_type[i] == SX2_SWID_TYPE_ETH ||
+             p->swid_type[i] == SX2_SWID_TYPE_IB;
+    }
+    return n;
+}
+
+/*
+ * CONFIG_PROFILE.  The whole mailbox is checked before the profile
+ * changes.  What SwitchX-2 does not have is refused with BAD_PARAM and
+ * LOG_UNIMP: FID-offset and per-FID flood tables (per-FID tables exist
+ * only for vFIDs), flood modes other than mixed (modes 0-2 are
+ * backward-compatible SwitchX modes the model does not implement),
+ * 3 or 4 adaptive routing sub-groups and adaptive routing notification
+ * (cmd.h: not supported in SwitchX/SwitchX-2).
+ */
 static uint8_t sx2_cmd_config_profile(SwitchX2State *s, SX2CmdCtx *c)
 {
     SX2Profile p = s->profile;
@@ -216,6 +237,18 @@ static uint8_t sx2_cmd_config_profile(SwitchX2State *s, SX2CmdCtx *c)
                       sx2_fget(c->in, SX2_CP_CQE_VERSION));
         return SX2_CMD_STATUS_BAD_PARAM;
     }
+    if ((mask & SX2_CP_SET_AR_SEC) && sx2_fget(c->in, SX2_CP_AR_SEC) > 1) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: CONFIG_PROFILE: ar_sec %u: 3 or 4 "
+                      "adaptive routing sub-groups not supported on "
+                      "SwitchX-2\n", sx2_fget(c->in, SX2_CP_AR_SEC));
+        return SX2_CMD_STATUS_BAD_PARAM;
+    }
+    /* arn has no set_* bit of its own in cmd.h: it is read as it is */
+    if (sx2_fget(c->in, SX2_CP_ARN)) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: CONFIG_PROFILE: arn 1: adaptive "
+                      "routing notification not supported on SwitchX-2\n");
+        return SX2_CMD_STATUS_BAD_PARAM;
+    }
     if (mask & SX2_CP_SET_MAX_MID) {
         p.max_mid = sx2_fget(c->in, SX2_CP_MAX_MID);
     }
@@ -223,19 +256,35 @@ static uint8_t sx2_cmd_config_profile(SwitchX2State *s, SX2CmdCtx *c)
         p.max_system_port = sx2_fget(c->in, SX2_CP_MAX_SYSTEM_PORT);
     }
     if (mask & SX2_CP_SET_FLOOD_TABLES) {
+        if (sx2_fget(c->in, SX2_CP_MAX_FID_OFFSET_FT) ||
+            sx2_fget(c->in, SX2_CP_MAX_FID_FT)) {
+            qemu_log_mask(LOG_UNIMP, "switchx2: CONFIG_PROFILE: "
+                          "max_fid_offset_flood_tables %u "
+                          "max_fid_flood_tables %u: SwitchX-2 has neither "
+                          "(per-FID tables exist only for vFIDs)\n",
+                          sx2_fget(c->in, SX2_CP_MAX_FID_OFFSET_FT),
+                          sx2_fget(c->in, SX2_CP_MAX_FID_FT));
+            return SX2_CMD_STATUS_BAD_PARAM;
+        }
         p.max_flood_tables = sx2_fget(c->in, SX2_CP_MAX_FLOOD_TABLES);
         p.max_vid_flood_tables = sx2_fget(c->in, SX2_CP_MAX_VID_FLOOD_TABLES);
         if (p.max_flood_tables + p.max_vid_flood_tables >
             SX2_MAX_FLOOD_TABLES) {
             qemu_log_mask(LOG_GUEST_ERROR,
                           "switchx2: CONFIG_PROFILE asks for %u+%u flood "
-                          "tables\n", p.max_flood_tables,
-                          p.max_vid_flood_tables);
+                          "tables, the model has %u\n", p.max_flood_tables,
+                          p.max_vid_flood_tables, SX2_MAX_FLOOD_TABLES);
             return SX2_CMD_STATUS_EXCEED_LIM;
         }
     }
     if (mask & SX2_CP_SET_FLOOD_MODE) {
         p.flood_mode = sx2_fget(c->in, SX2_CP_FLOOD_MODE);
+        if (p.flood_mode != SX2_CP_FLOOD_MODE_MIXED) {
+            qemu_log_mask(LOG_UNIMP, "switchx2: CONFIG_PROFILE: flood_mode "
+                          "%u: only mixed mode (3) is implemented\n",
+                          p.flood_mode);
+            return SX2_CMD_STATUS_BAD_PARAM;
+        }
     }
     for (i = 0; i < SX2_NUM_SWIDS; i++) {
         uint32_t smask = sx2_fget(c->in, SX2_CP_SWID_MASK(i));
@@ -243,6 +292,11 @@ static uint8_t sx2_cmd_config_profile(SwitchX2State *s, SX2CmdCtx *c)
         if (smask & 1) {
             uint32_t type = sx2_fget(c->in, SX2_CP_SWID_TYPE(i));
 
+            if (type == SX2_SWID_TYPE_ROUTER_PORT) {
+                qemu_log_mask(LOG_UNIMP, "switchx2: CONFIG_PROFILE: swid %u "
+                              "type 8 (router port): not implemented\n", i);
+                return SX2_CMD_STATUS_BAD_PARAM;
+            }
             if (type > SX2_SWID_TYPE_ETH) {
                 qemu_log_mask(LOG_GUEST_ERROR,
                               "switchx2: CONFIG_PROFILE swid %u type %u\n",
@@ -254,6 +308,19 @@ static uint8_t sx2_cmd_config_profile(SwitchX2State *s, SX2CmdCtx *c)
         if (smask & 2) {
             p.swid_props[i] = sx2_fget(c->in, SX2_CP_SWID_PROPS(i));
         }
+    }
+    /*
+     * New table counts or partitions re-deal the flood tables: start
+     * them and the packet type mapping over rather than keep entries
+     * that now belong elsewhere.
+     */
+    if (p.max_flood_tables != s->profile.max_flood_tables ||
+        p.max_vid_flood_tables != s->profile.max_vid_flood_tables ||
+        memcmp(p.swid_type, s->profile.swid_type, sizeof(p.swid_type))) {
+        sx2_flood_reset(s);
+        trace_switchx2_profile_flood(p.max_flood_tables,
+                                     p.max_vid_flood_tables,
+                                     sx2_profile_swids(&p));
     }
     p.set = true;
     s->profile = p;

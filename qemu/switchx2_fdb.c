@@ -179,11 +179,6 @@ static unsigned sx2_fdb_flush(SwitchX2State *s, uint16_t fid, int local_port,
     return n;
 }
 
-void sx2_fdb_flush_fid(SwitchX2State *s, uint16_t fid)
-{
-    sx2_fdb_flush(s, fid, -1, true);
-}
-
 /*
  * Source MAC of a received frame.  A dynamic entry on the ingress port
  * is refreshed by any frame; if @learn (port mode and {port, VID} allow
@@ -344,7 +339,7 @@ static SX2SfdResult sx2_sfd_apply(SwitchX2State *s, unsigned op,
     SX2FdbEntry *e = sx2_fdb_find(s, key);
     int lp;
 
-    if (type != SX2_SFD_REC_TYPE_UNICAST || !sx2_fid_exists(s, fid)) {
+    if (type != SX2_SFD_REC_TYPE_UNICAST || !sx2_fid_valid(fid)) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: type %u "
                       "FID %u not supported\n", idx, type, fid);
         return SX2_SFD_MALFORMED;
@@ -505,7 +500,7 @@ uint8_t sx2_reg_sfdf(SwitchX2State *s, uint8_t *pl, bool write)
         return BAD_PARAM;
     }
     if ((type == SX2_SFDF_FLUSH_FID || type == SX2_SFDF_FLUSH_PORT_AND_FID) &&
-        (fid < 1 || fid >= SX2_NUM_FIDS)) {
+        !sx2_fid_valid(fid)) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFDF: FID %u\n", fid);
         return BAD_PARAM;
     }

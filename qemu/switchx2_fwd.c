@@ -3,11 +3,12 @@
  *
  * Ingress: the L2 pipeline of docs/switchx2-l2.md: VLAN tag, PVID and
  * acceptable frame types, control protocol traps (HPKT/HTGT), VLAN
- * membership, FID classification (802.1Q or virtual port mode), STP,
- * learning, FDB lookup, and flooding through SFGC/SFTR to front panel
- * ports and to the CPU.  The CPU member of a flood set receives frames
- * with the FDB_MC trap, which is how the slow-path-only driver gets all
- * traffic.  Egress applies per port STP, VLAN membership and tagging.
+ * membership, FID classification (802.1Q: FID = VID), STP, learning,
+ * FDB lookup, and flooding through SFGC and the single-entry and
+ * per-VID flood tables (SFTR) to front panel ports and to the CPU.  The
+ * CPU member of a flood set receives frames with the FDB_MC trap, which
+ * is how the slow-path-only driver gets all traffic.  Egress applies per
+ * port STP, VLAN membership and tagging; the egress VID is the FID.
  *
  * Egress from the CPU: control packets (TX header ctl = ETH_CTL) go
  * straight out of the local port named in the TX header.
@@ -25,10 +26,80 @@
 
 #define SX2_MAX_TX_DEPTH    4
 
-SX2PortSet *sx2_sftr_entry(SwitchX2State *s, unsigned table, unsigned index)
+/*
+ * Flood tables.  The profile (CONFIG_PROFILE) provisions
+ * max_flood_tables single-entry tables and max_vid_flood_tables per-VID
+ * tables of 4K entries; SwitchX-2 has no FID-offset or per-FID tables.
+ * Each kind is numbered from 0.  cmd.h (v4.3): "In SwitchX silicon,
+ * tables are split equally between the switch partitions", the first
+ * share to the first partition: with k partitions configured (swid type
+ * Ethernet or InfiniBand, ranked in swid order) and n tables of a kind,
+ * table t belongs to the partition of rank t / (n / k); tables beyond
+ * k * (n / k) belong to none.
+ */
+void sx2_flood_reset(SwitchX2State *s)
 {
-    assert(table < SX2_MAX_FLOOD_TABLES && index < SX2_FT_MAX_INDEX);
-    return &s->sftr[table * SX2_FT_MAX_INDEX + index];
+    memset(s->sfgc, 0, sizeof(s->sfgc));
+    memset(s->ft_single, 0, sizeof(s->ft_single));
+    if (s->ft_vid) {
+        memset(s->ft_vid, 0,
+               sizeof(SX2PortSet) * SX2_MAX_FLOOD_TABLES * SX2_FT_VID_ENTRIES);
+    }
+}
+
+unsigned sx2_flood_tables(SwitchX2State *s, unsigned kind)
+{
+    switch (kind) {
+    case SX2_FT_TYPE_SINGLE:
+        return s->profile.max_flood_tables;
+    case SX2_FT_TYPE_VID:
+        return s->profile.max_vid_flood_tables;
+    default:
+        return 0;
+    }
+}
+
+static bool sx2_swid_configured(SwitchX2State *s, unsigned swid)
+{
+    return s->profile.swid_type[swid] == SX2_SWID_TYPE_ETH ||
+           s->profile.swid_type[swid] == SX2_SWID_TYPE_IB;
+}
+
+/* The switch partition flood table @table of @kind belongs to, or -1 */
+int sx2_flood_table_swid(SwitchX2State *s, unsigned kind, unsigned table)
+{
+    unsigned n = sx2_flood_tables(s, kind);
+    unsigned k = 0, per, rank, swid;
+
+    for (swid = 0; swid < SX2_NUM_SWIDS; swid++) {
+        k += sx2_swid_configured(s, swid);
+    }
+    if (!k || table >= n) {
+        return -1;
+    }
+    per = n / k;
+    if (!per || table / per >= k) {
+        return -1;
+    }
+    rank = table / per;
+    for (swid = 0; swid < SX2_NUM_SWIDS; swid++) {
+        if (sx2_swid_configured(s, swid) && rank-- == 0) {
+            return swid;
+        }
+    }
+    return -1;
+}
+
+/* Entry @index of a VID table, or the one entry of a single table */
+SX2PortSet *sx2_flood_entry(SwitchX2State *s, unsigned kind, unsigned table,
+                            unsigned index)
+{
+    assert(table < SX2_MAX_FLOOD_TABLES);
+    if (kind == SX2_FT_TYPE_SINGLE) {
+        return &s->ft_single[table];
+    }
+    assert(kind == SX2_FT_TYPE_VID && index < SX2_FT_VID_ENTRIES);
+    return &s->ft_vid[table * SX2_FT_VID_ENTRIES + index];
 }
 
 static bool sx2_trap_action_traps(uint8_t action)
@@ -135,24 +206,6 @@ static uint16_t sx2_classify(const uint8_t *buf, size_t len, size_t l3off,
     }
 }
 
-static unsigned sx2_flood_type(const uint8_t *buf, uint16_t ethertype)
-{
-    if (is_broadcast_ether_addr(buf)) {
-        return SX2_SFGC_TYPE_BROADCAST;
-    }
-    if (!is_multicast_ether_addr(buf)) {
-        return SX2_SFGC_TYPE_UNKNOWN_UNICAST;
-    }
-    if (buf[0] == 0x01 && buf[1] == 0x00 && buf[2] == 0x5e &&
-        ethertype == ETH_P_IP) {
-        return SX2_SFGC_TYPE_UNREG_MC_IPV4;
-    }
-    if (buf[0] == 0x33 && buf[1] == 0x33 && ethertype == ETH_P_IPV6) {
-        return SX2_SFGC_TYPE_UNREG_MC_IPV6;
-    }
-    return SX2_SFGC_TYPE_UNREG_MC_NON_IP;
-}
-
 static uint8_t sx2_stp_state(const SX2Port *p, uint16_t vid)
 {
     unsigned be = 4095 - vid;
@@ -222,24 +275,11 @@ static bool sx2_fwd_traps(SwitchX2State *s, SX2Port *in, SX2Frame *f)
     return true;
 }
 
-/* Step 4: FID = VID, or the {port, VID} mapping of a virtual mode port */
-static bool sx2_fwd_classify_fid(SwitchX2State *s, SX2Port *in, SX2Frame *f)
+/* Step 4: the 802.1Q FID, equal to the VID */
+static bool sx2_fwd_classify_fid(SX2Frame *f)
 {
-    if (in->vp_en) {
-        f->fid = s->vport[in->local_port].fid_of_vid[f->vid];
-    } else {
-        f->fid = f->vid >= 1 && f->vid <= SX2_VID_MAX ? f->vid : 0;
-    }
+    f->fid = sx2_fid_valid(f->vid) ? f->vid : 0;
     return f->fid != 0;
-}
-
-/* The VID a frame of FID @fid leaves @p with, or -1 if it may not */
-static int sx2_fwd_egress_vid(SwitchX2State *s, SX2Port *p, uint16_t fid)
-{
-    if (p->vp_en) {
-        return (int)s->vport[p->local_port].vid_of_fid[fid] - 1;
-    }
-    return fid <= SX2_VID_MAX ? fid : -1;
 }
 
 static void sx2_fwd_send(SwitchX2State *s, SX2Port *p, const uint8_t *buf,
@@ -264,16 +304,10 @@ static void sx2_fwd_egress(SwitchX2State *s, SX2Port *p, const SX2Frame *f)
     uint16_t tci;
     uint8_t *out;
     size_t olen;
-    int vid;
+    uint16_t vid = f->fid;      /* egress VID = FID */
 
     if (p->swid >= SX2_NUM_SWIDS || p->oper_status != SX2_OPER_UP) {
         trace_switchx2_fwd_egress_skip(p->local_port, f->fid, "port down");
-        return;
-    }
-    vid = sx2_fwd_egress_vid(s, p, f->fid);
-    if (vid < 0) {
-        trace_switchx2_fwd_egress_skip(p->local_port, f->fid, "FID not on "
-                                       "port");
         return;
     }
     if (sx2_stp_state(p, vid) != SX2_STP_FORWARDING) {
@@ -305,41 +339,73 @@ static void sx2_fwd_egress(SwitchX2State *s, SX2Port *p, const SX2Frame *f)
     g_free(out);
 }
 
-/* Step 8: flood through SFGC and SFTR */
+/* IPv4 destination in 224.0.0.0/24 (link-local multicast) */
+static bool sx2_ipv4_link_local(const SX2Frame *f)
+{
+    const uint8_t *ip = f->buf + f->l3off;
+
+    return f->l3off + 20 <= f->len && (ip[0] >> 4) == 4 &&
+           ip[16] == 224 && ip[17] == 0 && ip[18] == 0;
+}
+
+/* SFGC packet type of a frame that floods */
+static unsigned sx2_flood_type(SwitchX2State *s, const SX2Frame *f)
+{
+    static const uint8_t all_hosts[4] = { 0x00, 0x00, 0x00, 0x01 };
+    const uint8_t *da = f->buf;
+
+    if (is_broadcast_ether_addr(da)) {
+        return SX2_SFGC_TYPE_BROADCAST;
+    }
+    if (!is_multicast_ether_addr(da)) {
+        return SX2_SFGC_TYPE_UNKNOWN_UNICAST;
+    }
+    if (da[0] == 0x01 && da[1] == 0x00 && da[2] == 0x5e &&
+        f->ethertype == ETH_P_IP) {
+        if (!sx2_ipv4_link_local(f)) {
+            return SX2_SFGC_TYPE_UNREG_MC_IPV4;
+        }
+        /* SGCR.llb: link-local multicast is treated as broadcast */
+        return s->sgcr_llb ? SX2_SFGC_TYPE_BROADCAST
+                           : SX2_SFGC_TYPE_IPV4_LINK_LOCAL;
+    }
+    if (da[0] == 0x33 && da[1] == 0x33 && f->ethertype == ETH_P_IPV6) {
+        return memcmp(da + 2, all_hosts, 4) ? SX2_SFGC_TYPE_UNREG_MC_IPV6
+                                            : SX2_SFGC_TYPE_IPV6_ALL_HOST;
+    }
+    return SX2_SFGC_TYPE_UNREG_MC_NON_IP;
+}
+
+/*
+ * Step 8: flood.  SFGC maps the packet type to a single-entry table or
+ * a per-VID table (indexed by the frame's VID); the table must belong to
+ * the ingress port's switch partition.  A packet type SFGC never
+ * configured is dropped.
+ */
 static void sx2_fwd_flood(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
 {
-    unsigned type = sx2_flood_type(f->buf, f->ethertype);
-    unsigned bt = f->fid >= SX2_VFID_BASE;
-    const SX2FloodCfg *fc = &s->sfgc[type][bt];
+    unsigned type = sx2_flood_type(s, f);
+    const SX2FloodCfg *fc = &s->sfgc[type];
     SX2PortSet set;
     unsigned index, port, n = 0;
 
     if (!fc->valid) {
-        sx2_fwd_drop(in, f, "no flood group");
+        trace_switchx2_fwd_flood_none(in->local_port, f->fid, type);
+        sx2_fwd_drop(in, f, "flood type not configured (SFGC)");
         return;
     }
-    switch (fc->table_type) {
-    case SX2_FT_TYPE_FID:
-        index = f->fid;
-        break;
-    case SX2_FT_TYPE_FID_OFFSET:
-        index = s->fid_offset[f->fid];
-        break;
-    case SX2_FT_TYPE_VID:
-        index = f->vid;
-        break;
-    default:
-        index = 0;
-        break;
-    }
-    if (index >= SX2_FT_MAX_INDEX) {
-        sx2_fwd_drop(in, f, "flood table index out of range");
+    if (sx2_flood_table_swid(s, fc->table_type, fc->flood_table) !=
+        in->swid) {
+        sx2_fwd_drop(in, f, "flood table not of the port's swid");
         return;
     }
+    index = fc->table_type == SX2_FT_TYPE_VID ? f->vid : 0;
     /* A copy: transmitting may re-enter the model */
-    set = *sx2_sftr_entry(s, fc->flood_table, index);
-    trace_switchx2_fwd_flood(in->local_port, f->fid, type, fc->flood_table,
-                             index);
+    set = *sx2_flood_entry(s, fc->table_type, fc->flood_table, index);
+    trace_switchx2_fwd_flood(in->local_port, f->fid, type,
+                             fc->table_type == SX2_FT_TYPE_VID ? "VID"
+                                                               : "single",
+                             fc->flood_table, index);
     if (sx2_portset_test(&set, SX2_CPU_PORT)) {
         n++;
         if (!sx2_trap_to_cpu(s, SX2_TRAP_FDB_MC, in->system_port, f->buf,
@@ -417,8 +483,8 @@ void sx2_fwd_ingress(SwitchX2State *s, SX2Port *in, const uint8_t *buf,
         sx2_fwd_drop(in, &f, "not an ingress VLAN member");
         return;
     }
-    if (!sx2_fwd_classify_fid(s, in, &f)) {
-        sx2_fwd_drop(in, &f, in->vp_en ? "no vPort" : "no FID");
+    if (!sx2_fwd_classify_fid(&f)) {
+        sx2_fwd_drop(in, &f, "no FID");
         return;
     }
     stp = sx2_stp_state(in, f.vid);

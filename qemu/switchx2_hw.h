@@ -267,13 +267,17 @@ enum {
 #define SX2_CP_MAX_REGIONS              0x2C, 0, 16
 #define SX2_CP_MAX_FLOOD_TABLES         0x30, 16, 4
 #define SX2_CP_MAX_VID_FLOOD_TABLES     0x30, 8, 4
-#define SX2_CP_FLOOD_MODE               0x30, 0, 2
+/* 2 bits up to v5.10, 3 bits in v6.1 (value 4 added); read all three */
+#define SX2_CP_FLOOD_MODE               0x30, 0, 3
+#define SX2_CP_FLOOD_MODE_MIXED         3
 #define SX2_CP_MAX_FID_OFFSET_FT        0x34, 24, 4
 #define SX2_CP_FID_OFFSET_FT_SIZE       0x34, 0, 16
 #define SX2_CP_MAX_FID_FT               0x38, 24, 4
 #define SX2_CP_FID_FT_SIZE              0x38, 0, 16
 #define SX2_CP_MAX_IB_MC                0x40, 0, 15
 #define SX2_CP_MAX_PKEY                 0x44, 0, 15
+#define SX2_CP_AR_SEC                   0x4C, 24, 2
+#define SX2_CP_ARN                      0x50, 31, 1
 #define SX2_CP_UBRIDGE                  0x50, 4, 1
 #define SX2_CP_SWID_MASK(i)             (0x60 + 8 * (i)), 24, 8
 #define SX2_CP_SWID_TYPE(i)             (0x60 + 8 * (i)), 20, 4
@@ -282,6 +286,7 @@ enum {
 #define SX2_SWID_TYPE_NONE              0
 #define SX2_SWID_TYPE_IB                1
 #define SX2_SWID_TYPE_ETH               2
+#define SX2_SWID_TYPE_ROUTER_PORT       8
 #define SX2_MAX_FLOOD_TABLES            8
 
 /* SW2HW_DQ input mailbox; in_modifier = DQ number */
@@ -466,7 +471,7 @@ enum {
     SX2_SFGC_TYPE_IPV6_ALL_HOST         = 7,
     SX2_SFGC_TYPE_MAX                   = 8,
 };
-#define SX2_SFGC_BRIDGE_TYPES           2
+#define SX2_SFGC_BRIDGE_TYPE_8021Q      0
 enum {
     SX2_FT_TYPE_ANY             = 0,
     SX2_FT_TYPE_VID             = 1,
@@ -485,8 +490,8 @@ enum {
 #define SX2_REG_SFTR_PORT_OFF           0x20    /* 1 bit per port */
 #define SX2_REG_SFTR_PORT_MASK_OFF      0x220
 #define SX2_REG_SFTR_BITMAP_BYTES       0x20
-/* Entries per flood table: indexed by VID, FID (vFIDs too) or offset */
-#define SX2_FT_MAX_INDEX                5120
+/* Entries of a per-VID flood table: one per VID (cmd.h) */
+#define SX2_FT_VID_ENTRIES              4096
 
 #define SX2_REG_SPMLR_ID                0x2018
 #define SX2_REG_SPMLR_LEN               0x08
@@ -536,9 +541,12 @@ enum {
 #define SX2_SFD_OP_WRITE_REMOVE         2
 #define SX2_SFD_REC_TYPE_UNICAST        0
 #define SX2_SFD_POLICY_STATIC           0
+#define SX2_SFD_POLICY_DYNAMIC_MLAG     1
 #define SX2_SFD_POLICY_DYNAMIC          3
 #define SX2_SFD_ACTION_NOP              0
+#define SX2_SFD_ACTION_MIRROR_TO_CPU    1
 #define SX2_SFD_ACTION_TRAP             2
+#define SX2_SFD_ACTION_FORWARD_IP_ROUTER 3
 #define SX2_SFD_ACTION_DISCARD_ERROR    15
 
 /* FDB notifications (learned / aged out) */
@@ -606,19 +614,22 @@ enum {
 #define SX2_SFDF_FLUSH_FID              1
 #define SX2_SFDF_FLUSH_PORT             2
 #define SX2_SFDF_FLUSH_PORT_AND_FID     3
+#define SX2_SFDF_FLUSH_LAG              4
+#define SX2_SFDF_FLUSH_LAG_AND_FID      5
 
-/* {port, VID} to FID mapping */
+/* VID to FID mapping (the {port, VID} table does not exist on SwitchX-2) */
 #define SX2_REG_SVFA_ID                 0x201C
 #define SX2_REG_SVFA_LEN                0x18
 #define SX2_REG_SVFA_SWID               0x00, 24, 8
+#define SX2_REG_SVFA_LOCAL_PORT         0x00, 16, 8
 #define SX2_REG_SVFA_MAPPING_TABLE      0x00, 8, 3
 #define SX2_REG_SVFA_V                  0x00, 0, 1
 #define SX2_REG_SVFA_FID                0x04, 16, 16
 #define SX2_REG_SVFA_VID                0x04, 0, 12
-#define SX2_SVFA_MT_VID_TO_FID          0
-#define SX2_SVFA_MT_PORT_VID_TO_FID     1
+#define SX2_REG_SVFA_COUNTER_SET_TYPE   0x08, 24, 8
+#define SX2_REG_SVFA_COUNTER_INDEX      0x08, 0, 24
 
-/* Virtual port enable */
+/* Virtual port enable (only "disabled" exists on SwitchX-2) */
 #define SX2_REG_SVPE_ID                 0x201E
 #define SX2_REG_SVPE_LEN                0x04
 #define SX2_REG_SVPE_VP_EN              0x00, 8, 1
@@ -646,14 +657,12 @@ enum {
 #define SX2_SPVMLR_REC_VID              0x00, 0, 12
 
 /*
- * Filtering identifiers: 802.1Q FIDs equal their VID, 802.1D FIDs
- * (vFIDs) follow them and are created through SFMR.
+ * Filtering identifiers: only 802.1Q FIDs 1..4094 exist, each equal to
+ * its VID.  FIDs from 4096 up (vFIDs) are not supported on SwitchX-2.
  */
 #define SX2_NUM_VIDS                    4096
 #define SX2_VID_MAX                     4094
 #define SX2_VFID_BASE                   4096
-#define SX2_NUM_VFIDS                   1024
-#define SX2_NUM_FIDS                    (SX2_VFID_BASE + SX2_NUM_VFIDS)
 #define SX2_FDB_SIZE_DEFAULT            49152   /* SX1036 MAC table */
 #define SX2_FDB_SIZE_MAX                (1 << 20)
 #define SX2_SFN_QUEUE_SIZE              1024

@@ -127,7 +127,42 @@ static uint8_t sx2_reg_spms(SwitchX2State *s, uint8_t *pl, bool write)
 }
 
 /*
- * SFGC - switch flooding group configuration (packet type to table)
+ * Flood table kinds (SFGC and SFTR table_type).  SwitchX-2 has
+ * single-entry and per-VID tables; FID-offset and FID tables are
+ * documented as unsupported on it, and what "any" means is documented
+ * nowhere, so the model does not implement it.
+ */
+static const char *sx2_ft_kind(unsigned kind)
+{
+    return kind == SX2_FT_TYPE_VID ? "VID" : "single";
+}
+
+static bool sx2_ft_type_ok(const char *reg, unsigned tt)
+{
+    switch (tt) {
+    case SX2_FT_TYPE_VID:
+    case SX2_FT_TYPE_SINGLE:
+        return true;
+    case SX2_FT_TYPE_ANY:
+        qemu_log_mask(LOG_UNIMP, "switchx2: %s: table_type 0 (any): "
+                      "semantics undocumented, not implemented\n", reg);
+        return false;
+    case SX2_FT_TYPE_FID_OFFSET:
+    case SX2_FT_TYPE_FID:
+        qemu_log_mask(LOG_UNIMP, "switchx2: %s: table_type %u: FID-offset "
+                      "and FID flood tables are not supported on "
+                      "SwitchX-2\n", reg, tt);
+        return false;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: table_type %u is "
+                      "reserved\n", reg, tt);
+        return false;
+    }
+}
+
+/*
+ * SFGC - switch flooding group configuration: packet type to flood
+ * table, for 802.1Q FIDs (bridge_type 0), the only kind SwitchX-2 has.
  */
 static uint8_t sx2_reg_sfgc(SwitchX2State *s, uint8_t *pl, bool write)
 {
@@ -135,20 +170,28 @@ static uint8_t sx2_reg_sfgc(SwitchX2State *s, uint8_t *pl, bool write)
     unsigned bt = sx2_fget(pl, SX2_REG_SFGC_BRIDGE_TYPE);
     SX2FloodCfg *f;
 
-    if (type >= SX2_SFGC_TYPE_MAX || type == SX2_SFGC_TYPE_RESERVED ||
-        bt >= SX2_SFGC_BRIDGE_TYPES) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFGC: type %u bridge type "
-                      "%u invalid\n", type, bt);
+    if (type >= SX2_SFGC_TYPE_MAX || type == SX2_SFGC_TYPE_RESERVED) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFGC: packet type %u is "
+                      "reserved\n", type);
         return BAD_PARAM;
     }
-    f = &s->sfgc[type][bt];
+    if (bt != SX2_SFGC_BRIDGE_TYPE_8021Q) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: SFGC: bridge_type %u: not "
+                      "supported on SwitchX-2 (802.1Q FIDs only)\n", bt);
+        return BAD_PARAM;
+    }
+    f = &s->sfgc[type];
     if (write) {
         unsigned tt = sx2_fget(pl, SX2_REG_SFGC_TABLE_TYPE);
         unsigned ft = sx2_fget(pl, SX2_REG_SFGC_FLOOD_TABLE);
 
-        if (tt > SX2_FT_TYPE_FID || ft >= SX2_MAX_FLOOD_TABLES) {
-            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFGC: table type %u "
-                          "flood table %u invalid\n", tt, ft);
+        if (!sx2_ft_type_ok("SFGC", tt)) {
+            return BAD_PARAM;
+        }
+        if (ft >= sx2_flood_tables(s, tt)) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFGC: %s flood table "
+                          "%u: the profile provisions %u\n", sx2_ft_kind(tt),
+                          ft, sx2_flood_tables(s, tt));
             return BAD_PARAM;
         }
         f->valid = true;
@@ -157,6 +200,7 @@ static uint8_t sx2_reg_sfgc(SwitchX2State *s, uint8_t *pl, bool write)
         f->mid = sx2_fget(pl, SX2_REG_SFGC_MID);
         f->counter_set_type = sx2_fget(pl, SX2_REG_SFGC_COUNTER_SET_TYPE);
         f->counter_index = sx2_fget(pl, SX2_REG_SFGC_COUNTER_INDEX);
+        trace_switchx2_sfgc(type, sx2_ft_kind(tt), ft, f->mid);
     }
     sx2_fset(pl, SX2_REG_SFGC_TABLE_TYPE, f->table_type);
     sx2_fset(pl, SX2_REG_SFGC_FLOOD_TABLE, f->flood_table);
@@ -167,7 +211,11 @@ static uint8_t sx2_reg_sfgc(SwitchX2State *s, uint8_t *pl, bool write)
 }
 
 /*
- * SFTR - switch flooding table: port membership, 1 bit per local port
+ * SFTR - switch flooding table: port membership, 1 bit per local port,
+ * applied only where port_mask is set.  For a per-VID table, range is
+ * the number of entries from index on (1 = one entry); a single-entry
+ * table ignores index and takes range 0 or 1.  The table must belong to
+ * the swid named (tables are split between switch partitions).
  */
 static unsigned sx2_bitmap_byte(unsigned port)
 {
@@ -195,17 +243,48 @@ static uint8_t sx2_reg_sftr(SwitchX2State *s, uint8_t *pl, bool write)
     unsigned range = sx2_fget(pl, SX2_REG_SFTR_RANGE);
     uint8_t *ports = pl + SX2_REG_SFTR_PORT_OFF;
     uint8_t *mask = pl + SX2_REG_SFTR_PORT_MASK_OFF;
+    unsigned i, port, count = 1;
     SX2PortSet *e;
-    unsigned i, port;
+    int owner;
 
-    if (swid >= SX2_NUM_SWIDS || ft >= SX2_MAX_FLOOD_TABLES ||
-        tt > SX2_FT_TYPE_FID ||
-        index + range >= SX2_FT_MAX_INDEX ||
-        (tt == SX2_FT_TYPE_SINGLE && index + range != 0)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFTR: swid %u table %u "
-                      "type %u index %u range %u invalid\n", swid, ft, tt,
-                      index, range);
+    if (!sx2_ft_type_ok("SFTR", tt)) {
         return BAD_PARAM;
+    }
+    if (ft >= sx2_flood_tables(s, tt)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFTR: %s flood table %u: "
+                      "the profile provisions %u\n", sx2_ft_kind(tt), ft,
+                      sx2_flood_tables(s, tt));
+        return BAD_PARAM;
+    }
+    owner = sx2_flood_table_swid(s, tt, ft);
+    if (owner < 0) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFTR: %s flood table %u "
+                      "belongs to no swid (tables are split equally between "
+                      "the configured swids)\n", sx2_ft_kind(tt), ft);
+        return BAD_PARAM;
+    }
+    if ((unsigned)owner != swid) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFTR: %s flood table %u "
+                      "belongs to swid %d, not to swid %u\n", sx2_ft_kind(tt),
+                      ft, owner, swid);
+        return BAD_PARAM;
+    }
+    if (tt == SX2_FT_TYPE_VID) {
+        if (index >= SX2_FT_VID_ENTRIES ||
+            (write && (range < 1 || index + range > SX2_FT_VID_ENTRIES))) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFTR: VID table %u "
+                          "index %u range %u: outside the %u entries\n", ft,
+                          index, range, SX2_FT_VID_ENTRIES);
+            return BAD_PARAM;
+        }
+        count = range;
+    } else {
+        if (write && range > 1) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFTR: single table %u "
+                          "range %u: it has one entry\n", ft, range);
+            return BAD_PARAM;
+        }
+        index = 0;
     }
     if (write) {
         for (port = s->num_ports + 1; port < SX2_REG_SFTR_BITMAP_BYTES * 8;
@@ -216,16 +295,17 @@ static uint8_t sx2_reg_sftr(SwitchX2State *s, uint8_t *pl, bool write)
                 return BAD_PARAM;
             }
         }
-        for (i = index; i <= index + range; i++) {
-            e = sx2_sftr_entry(s, ft, i);
+        for (i = index; i < index + count; i++) {
+            e = sx2_flood_entry(s, tt, ft, i);
             for (port = 0; port <= s->num_ports; port++) {
                 if (sx2_bitmap_test(mask, port)) {
                     sx2_portset_assign(e, port, sx2_bitmap_test(ports, port));
                 }
             }
         }
+        trace_switchx2_sftr(swid, sx2_ft_kind(tt), ft, index, count);
     }
-    e = sx2_sftr_entry(s, ft, index);
+    e = sx2_flood_entry(s, tt, ft, index);
     memset(ports, 0, SX2_REG_SFTR_BITMAP_BYTES);
     memset(mask, 0, SX2_REG_SFTR_BITMAP_BYTES);
     for (port = 0; port <= s->num_ports; port++) {
@@ -840,14 +920,9 @@ void sx2_reg_reset(SwitchX2State *s)
     for (i = 0; i < SX2_TRAP_ID_MAX; i++) {
         sx2_hpkt_default(s, i);
     }
-    memset(s->sfgc, 0, sizeof(s->sfgc));
-    if (s->sftr) {
-        memset(s->sftr, 0,
-               sizeof(SX2PortSet) * SX2_MAX_FLOOD_TABLES * SX2_FT_MAX_INDEX);
-    }
+    sx2_flood_reset(s);
     for (i = 0; i <= SX2_MAX_PORTS; i++) {
         sx2_port_reset(&s->fp[i]);
     }
-    sx2_vlan_reset(s);
     sx2_fdb_reset(s);
 }

@@ -2,9 +2,12 @@
  * Mellanox SwitchX-2 switch ASIC emulation: VLANs and FIDs
  *
  * Per-port VLAN configuration (PVID, acceptable frame types, membership,
- * per-VID learning), virtual port mode and {port, VID} to FID mappings,
- * and 802.1D FID (vFID) management.  docs/switchx2-l2.md says what the
- * fields do; the pipeline that uses them is in switchx2_fwd.c.
+ * per-VID learning) and the FID registers.  SwitchX-2 has 802.1Q FIDs
+ * only, FID = VID, 1..4094: SVFA, SVPE and SFMR accept nothing beyond
+ * that identity and refuse vFIDs, virtual ports, {port, VID} mappings
+ * and FID offsets (docs/switchx2-conformance.md gives the sources).
+ * docs/switchx2-l2.md says what the fields do; the pipeline that uses
+ * them is in switchx2_fwd.c.
  *
  * Copyright (c) 2026 The switchx2-emu authors
  *
@@ -19,7 +22,11 @@
 #define BAD_PARAM   SX2_EMAD_STATUS_BAD_PARAMETER
 #define OK          SX2_EMAD_STATUS_SUCCESS
 
-/* Reset defaults: VID 1 untagged member, all frame types, learning on */
+/*
+ * Reset defaults (silent: assumed, no source gives them): PVID 1, VID 1
+ * untagged ingress and egress member, all frame types accepted, learning
+ * enabled for every VID in SPVMLR (SPMLR, reset to disabled, gates it).
+ */
 void sx2_vlan_port_reset(SX2Port *p)
 {
     p->pvid = 1;
@@ -27,7 +34,6 @@ void sx2_vlan_port_reset(SX2Port *p)
     p->allow_prio_tagged = true;
     p->allow_tagged = true;
     p->prio_tag = false;
-    p->vp_en = false;
     memset(p->vlan_i, 0, sizeof(p->vlan_i));
     memset(p->vlan_e, 0, sizeof(p->vlan_e));
     memset(p->vlan_u, 0, sizeof(p->vlan_u));
@@ -35,24 +41,6 @@ void sx2_vlan_port_reset(SX2Port *p)
     sx2_vid_assign(p->vlan_e, 1, true);
     sx2_vid_assign(p->vlan_u, 1, true);
     memset(p->learn_vid, 0xFF, sizeof(p->learn_vid));
-}
-
-void sx2_vlan_reset(SwitchX2State *s)
-{
-    memset(s->vfid_valid, 0, sizeof(s->vfid_valid));
-    memset(s->fid_offset, 0, sizeof(s->fid_offset));
-    if (s->vport) {
-        memset(s->vport, 0, sizeof(SX2VPort) * (SX2_MAX_PORTS + 1));
-    }
-}
-
-bool sx2_fid_exists(SwitchX2State *s, uint32_t fid)
-{
-    if (fid >= 1 && fid <= SX2_VID_MAX) {
-        return true;
-    }
-    return fid >= SX2_VFID_BASE && fid < SX2_NUM_FIDS &&
-           s->vfid_valid[fid - SX2_VFID_BASE];
 }
 
 /* Local port (0 = CPU) a system port refers to, -1 if none */
@@ -68,11 +56,21 @@ int sx2_local_port_of_system_port(SwitchX2State *s, uint32_t sys)
     return sys == s->fp[SX2_CPU_PORT].system_port ? SX2_CPU_PORT : -1;
 }
 
+/*
+ * Front panel port a VLAN register addresses, or NULL (bad parameter).
+ * @cpu_unsupported: reg.h documents the CPU port as unsupported for
+ * this register; otherwise local port 0 is plain out of range here.
+ */
 static SX2Port *sx2_vlan_reg_port(SwitchX2State *s, const char *reg,
-                                  const uint8_t *pl)
+                                  const uint8_t *pl, bool cpu_unsupported)
 {
     unsigned lp = sx2_reg_local_port(pl);
 
+    if (lp == SX2_CPU_PORT && cpu_unsupported) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: %s: local_port 0: CPU port "
+                      "unsupported\n", reg);
+        return NULL;
+    }
     if (lp < 1 || lp > s->num_ports) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: local port %u does "
                       "not exist\n", reg, lp);
@@ -81,24 +79,45 @@ static SX2Port *sx2_vlan_reg_port(SwitchX2State *s, const char *reg,
     return &s->fp[lp];
 }
 
+/* VIDs a VLAN register record may name: 0 and 4095 are not VLANs */
+static bool sx2_vid_ok(const char *reg, unsigned vid)
+{
+    if (vid < 1 || vid > SX2_VID_MAX) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: VID %u is not a VLAN "
+                      "(1..%u)\n", reg, vid, SX2_VID_MAX);
+        return false;
+    }
+    return true;
+}
+
 /*
  * SPVID - port default VID for untagged and priority tagged frames
  */
 uint8_t sx2_reg_spvid(SwitchX2State *s, uint8_t *pl, bool write)
 {
-    SX2Port *p = sx2_vlan_reg_port(s, "SPVID", pl);
+    SX2Port *p = sx2_vlan_reg_port(s, "SPVID", pl, false);
 
     if (!p) {
         return BAD_PARAM;
     }
-    if (sx2_fget(pl, SX2_REG_SPVID_TPORT) ||
-        sx2_fget(pl, SX2_REG_SPVID_SUB_PORT)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SPVID: port %u: tunnel "
-                      "ports and sub ports do not exist\n", p->local_port);
+    if (sx2_fget(pl, SX2_REG_SPVID_TPORT)) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: SPVID: tport 1: reserved on "
+                      "SwitchX/SwitchX-2 (no tunnel ports)\n");
+        return BAD_PARAM;
+    }
+    if (sx2_fget(pl, SX2_REG_SPVID_SUB_PORT)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SPVID: port %u: sub port "
+                      "%u does not exist\n", p->local_port,
+                      sx2_fget(pl, SX2_REG_SPVID_SUB_PORT));
         return BAD_PARAM;
     }
     if (write) {
-        p->pvid = sx2_fget(pl, SX2_REG_SPVID_PVID);
+        unsigned pvid = sx2_fget(pl, SX2_REG_SPVID_PVID);
+
+        if (!sx2_vid_ok("SPVID", pvid)) {
+            return BAD_PARAM;
+        }
+        p->pvid = pvid;
     }
     sx2_fset(pl, SX2_REG_SPVID_PVID, p->pvid);
     return OK;
@@ -110,7 +129,7 @@ uint8_t sx2_reg_spvid(SwitchX2State *s, uint8_t *pl, bool write)
  */
 uint8_t sx2_reg_spvm(SwitchX2State *s, uint8_t *pl, bool write)
 {
-    SX2Port *p = sx2_vlan_reg_port(s, "SPVM", pl);
+    SX2Port *p = sx2_vlan_reg_port(s, "SPVM", pl, false);
     unsigned n = sx2_fget(pl, SX2_REG_SPVM_NUM_REC);
     unsigned i;
 
@@ -125,6 +144,13 @@ uint8_t sx2_reg_spvm(SwitchX2State *s, uint8_t *pl, bool write)
     /* num_rec is 8 bits wide, but keep the payload bound explicit */
     if (n > SX2_REG_SPVM_REC_MAX) {
         return BAD_PARAM;
+    }
+    for (i = 0; write && i < n; i++) {
+        uint8_t *rec = pl + SX2_REG_SPVM_BASE_LEN + i * SX2_REG_SPVM_REC_LEN;
+
+        if (!sx2_vid_ok("SPVM", sx2_fget(rec, SX2_SPVM_REC_VID))) {
+            return BAD_PARAM;
+        }
     }
     if (write && sx2_fget(pl, SX2_REG_SPVM_PTE)) {
         p->prio_tag = sx2_fget(pl, SX2_REG_SPVM_PT);
@@ -152,7 +178,7 @@ uint8_t sx2_reg_spvm(SwitchX2State *s, uint8_t *pl, bool write)
  */
 uint8_t sx2_reg_spaft(SwitchX2State *s, uint8_t *pl, bool write)
 {
-    SX2Port *p = sx2_vlan_reg_port(s, "SPAFT", pl);
+    SX2Port *p = sx2_vlan_reg_port(s, "SPAFT", pl, true);
 
     if (!p) {
         return BAD_PARAM;
@@ -174,11 +200,12 @@ uint8_t sx2_reg_spaft(SwitchX2State *s, uint8_t *pl, bool write)
 }
 
 /*
- * SPVMLR - learning enable per {port, VID}
+ * SPVMLR - learning enable per {port, VID}; a write is validated as a
+ * whole before anything is applied.
  */
 uint8_t sx2_reg_spvmlr(SwitchX2State *s, uint8_t *pl, bool write)
 {
-    SX2Port *p = sx2_vlan_reg_port(s, "SPVMLR", pl);
+    SX2Port *p = sx2_vlan_reg_port(s, "SPVMLR", pl, true);
     unsigned n = sx2_fget(pl, SX2_REG_SPVMLR_NUM_REC);
     unsigned i;
 
@@ -187,6 +214,14 @@ uint8_t sx2_reg_spvmlr(SwitchX2State *s, uint8_t *pl, bool write)
     }
     if (n > SX2_REG_SPVMLR_REC_MAX) {
         return BAD_PARAM;
+    }
+    for (i = 0; write && i < n; i++) {
+        uint8_t *rec = pl + SX2_REG_SPVMLR_BASE_LEN +
+                       i * SX2_REG_SPVMLR_REC_LEN;
+
+        if (!sx2_vid_ok("SPVMLR", sx2_fget(rec, SX2_SPVMLR_REC_VID))) {
+            return BAD_PARAM;
+        }
     }
     for (i = 0; i < n; i++) {
         uint8_t *rec = pl + SX2_REG_SPVMLR_BASE_LEN +
@@ -204,171 +239,126 @@ uint8_t sx2_reg_spvmlr(SwitchX2State *s, uint8_t *pl, bool write)
 }
 
 /*
- * SVPE - virtual port mode: {port, VID} classifies to a FID through SVFA
+ * SVPE - virtual port mode.  SwitchX-2 has no virtual ports: only
+ * vp_en = 0 (VLAN mode, VID to FID) is accepted and it always reads 0.
  */
 uint8_t sx2_reg_svpe(SwitchX2State *s, uint8_t *pl, bool write)
 {
-    SX2Port *p = sx2_vlan_reg_port(s, "SVPE", pl);
+    SX2Port *p = sx2_vlan_reg_port(s, "SVPE", pl, true);
 
     if (!p) {
         return BAD_PARAM;
     }
-    if (write) {
-        p->vp_en = sx2_fget(pl, SX2_REG_SVPE_VP_EN);
+    if (write && sx2_fget(pl, SX2_REG_SVPE_VP_EN)) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: SVPE: vp_en 1: no virtual ports "
+                      "on SwitchX-2\n");
+        return BAD_PARAM;
     }
-    sx2_fset(pl, SX2_REG_SVPE_VP_EN, p->vp_en);
+    sx2_fset(pl, SX2_REG_SVPE_VP_EN, 0);
     return OK;
 }
 
 /*
- * SVFA - {port, VID} to FID mappings.  The reverse map keeps, per FID,
- * the lowest VID of the port mapped to it: the VID egress uses.
+ * SVFA - VID to FID mapping.  On SwitchX-2 mapping_table, v and the
+ * counter fields are reserved and local_port is reserved for 802.1Q
+ * FIDs, the only FIDs there are; so the one valid access is the global
+ * VID to FID table, whose mappings are the fixed identity FID = VID.
+ * A write of that identity is accepted and changes nothing.
  */
-static void sx2_vport_unmap(SX2VPort *vp, unsigned vid)
-{
-    unsigned fid = vp->fid_of_vid[vid];
-    unsigned v;
-
-    if (!fid) {
-        return;
-    }
-    vp->fid_of_vid[vid] = 0;
-    if (vp->vid_of_fid[fid] != vid + 1) {
-        return;
-    }
-    vp->vid_of_fid[fid] = 0;
-    for (v = vid + 1; v < SX2_NUM_VIDS; v++) {
-        if (vp->fid_of_vid[v] == fid) {
-            vp->vid_of_fid[fid] = v + 1;
-            break;
-        }
-    }
-}
-
-static void sx2_vport_map(SX2VPort *vp, unsigned vid, unsigned fid)
-{
-    sx2_vport_unmap(vp, vid);
-    vp->fid_of_vid[vid] = fid;
-    if (!vp->vid_of_fid[fid] || vid + 1 < vp->vid_of_fid[fid]) {
-        vp->vid_of_fid[fid] = vid + 1;
-    }
-}
-
 uint8_t sx2_reg_svfa(SwitchX2State *s, uint8_t *pl, bool write)
 {
     unsigned mt = sx2_fget(pl, SX2_REG_SVFA_MAPPING_TABLE);
+    unsigned lp = sx2_fget(pl, SX2_REG_SVFA_LOCAL_PORT);
     unsigned fid = sx2_fget(pl, SX2_REG_SVFA_FID);
     unsigned vid = sx2_fget(pl, SX2_REG_SVFA_VID);
-    bool v = sx2_fget(pl, SX2_REG_SVFA_V);
-    SX2VPort *vp;
-    SX2Port *p;
 
-    if (mt == SX2_SVFA_MT_VID_TO_FID) {
-        /* 802.1Q FIDs are fixed: only the identity mapping is accepted */
-        if (write && v && fid != vid) {
-            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SVFA: VID %u to FID "
-                          "%u: 802.1Q FIDs equal their VID\n", vid, fid);
-            return BAD_PARAM;
-        }
-        sx2_fset(pl, SX2_REG_SVFA_V, vid >= 1 && vid <= SX2_VID_MAX);
-        sx2_fset(pl, SX2_REG_SVFA_FID, vid);
-        return OK;
-    }
-    if (mt != SX2_SVFA_MT_PORT_VID_TO_FID) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SVFA: mapping table %u is "
-                      "not supported\n", mt);
+    if (mt != 0) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: SVFA: mapping_table %u: reserved "
+                      "on SwitchX-2 (no {port, VID} to FID mapping)\n", mt);
         return BAD_PARAM;
     }
-    p = sx2_vlan_reg_port(s, "SVFA", pl);
-    if (!p) {
+    if (lp != 0) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: SVFA: local_port %u: reserved "
+                      "for 802.1Q FIDs, the only FIDs on SwitchX-2\n", lp);
         return BAD_PARAM;
     }
-    vp = &s->vport[p->local_port];
-    if (write) {
-        if (v && !sx2_fid_exists(s, fid)) {
-            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SVFA: port %u VID %u: "
-                          "FID %u does not exist\n", p->local_port, vid, fid);
-            return BAD_PARAM;
-        }
-        if (v) {
-            sx2_vport_map(vp, vid, fid);
-        } else {
-            sx2_vport_unmap(vp, vid);
-        }
-        trace_switchx2_svfa(p->local_port, vid, v ? fid : 0);
+    if (write && sx2_fget(pl, SX2_REG_SVFA_V)) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: SVFA: v 1: reserved on "
+                      "SwitchX-2\n");
+        return BAD_PARAM;
     }
-    sx2_fset(pl, SX2_REG_SVFA_V, vp->fid_of_vid[vid] != 0);
-    sx2_fset(pl, SX2_REG_SVFA_FID, vp->fid_of_vid[vid]);
+    if (write && (sx2_fget(pl, SX2_REG_SVFA_COUNTER_SET_TYPE) ||
+                  sx2_fget(pl, SX2_REG_SVFA_COUNTER_INDEX))) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: SVFA: counter_set_type %u "
+                      "counter_index %u: reserved on SwitchX-2\n",
+                      sx2_fget(pl, SX2_REG_SVFA_COUNTER_SET_TYPE),
+                      sx2_fget(pl, SX2_REG_SVFA_COUNTER_INDEX));
+        return BAD_PARAM;
+    }
+    if (!sx2_vid_ok("SVFA", vid)) {
+        return BAD_PARAM;
+    }
+    if (write && fid != vid) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SVFA: VID %u to FID %u: "
+                      "an 802.1Q FID equals its VID\n", vid, fid);
+        return BAD_PARAM;
+    }
+    sx2_fset(pl, SX2_REG_SVFA_V, 0);
+    sx2_fset(pl, SX2_REG_SVFA_FID, vid);
+    sx2_fset(pl, SX2_REG_SVFA_COUNTER_SET_TYPE, 0);
+    sx2_fset(pl, SX2_REG_SVFA_COUNTER_INDEX, 0);
     return OK;
 }
 
 /*
- * SFMR - create (or edit) and destroy FIDs.  802.1Q FIDs always exist:
- * create only sets their flood table offset, destroy only flushes them.
+ * SFMR - FID management.  802.1Q FIDs 1..4094 always exist and cannot
+ * be destroyed; vFIDs (4096 and up) and FID offsets (which only index
+ * FID-offset flood tables, absent on SwitchX-2) are refused.  Create of
+ * an 802.1Q FID is accepted and changes nothing.
  */
-static void sx2_vfid_destroy(SwitchX2State *s, unsigned fid)
-{
-    unsigned lp, vid;
-
-    s->vfid_valid[fid - SX2_VFID_BASE] = false;
-    /* Mappings must not keep classifying frames to a FID that is gone */
-    for (lp = 1; lp <= s->num_ports; lp++) {
-        SX2VPort *vp = &s->vport[lp];
-
-        for (vid = 0; vp->vid_of_fid[fid] && vid < SX2_NUM_VIDS; vid++) {
-            if (vp->fid_of_vid[vid] == fid) {
-                sx2_vport_unmap(vp, vid);
-            }
-        }
-    }
-}
-
 uint8_t sx2_reg_sfmr(SwitchX2State *s, uint8_t *pl, bool write)
 {
     unsigned op = sx2_fget(pl, SX2_REG_SFMR_OP);
     unsigned fid = sx2_fget(pl, SX2_REG_SFMR_FID);
-    bool vfid = fid >= SX2_VFID_BASE;
 
-    if (fid < 1 || fid >= SX2_NUM_FIDS || fid == SX2_VID_MAX + 1) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFMR: FID %u is out of "
-                      "range\n", fid);
+    if (fid >= SX2_VFID_BASE) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: SFMR: fid %u: no vFIDs on "
+                      "SwitchX-2 (802.1Q FIDs 1..%u only)\n", fid,
+                      SX2_VID_MAX);
         return BAD_PARAM;
     }
-    if (write && op == SX2_SFMR_OP_CREATE) {
+    if (!sx2_fid_valid(fid)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFMR: FID %u does not "
+                      "exist (1..%u)\n", fid, SX2_VID_MAX);
+        return BAD_PARAM;
+    }
+    if (write) {
+        unsigned bt = sx2_fget(pl, SX2_REG_SFMR_FLOOD_BRIDGE_TYPE);
         unsigned off = sx2_fget(pl, SX2_REG_SFMR_FID_OFFSET);
 
-        if (off >= (vfid ? SX2_NUM_VFIDS : SX2_FT_MAX_INDEX)) {
-            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFMR: FID %u offset "
-                          "%u is out of range\n", fid, off);
+        if (op == SX2_SFMR_OP_DESTROY) {
+            qemu_log_mask(LOG_UNIMP, "switchx2: SFMR: op 1 (destroy) of FID "
+                          "%u: 802.1Q FIDs cannot be destroyed\n", fid);
             return BAD_PARAM;
         }
-        if (vfid) {
-            s->vfid_valid[fid - SX2_VFID_BASE] = true;
-        }
-        s->fid_offset[fid] = off;
-        trace_switchx2_fid(fid, "create", off);
-    } else if (write && op == SX2_SFMR_OP_DESTROY) {
-        if (!sx2_fid_exists(s, fid)) {
-            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFMR: destroy of FID "
-                          "%u which does not exist\n", fid);
+        if (op != SX2_SFMR_OP_CREATE) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFMR: op %u\n", op);
             return BAD_PARAM;
         }
-        sx2_fdb_flush_fid(s, fid);
-        if (vfid) {
-            sx2_vfid_destroy(s, fid);
+        if (bt != SX2_SFGC_BRIDGE_TYPE_8021Q) {
+            qemu_log_mask(LOG_UNIMP, "switchx2: SFMR: flood_bridge_type %u: "
+                          "not supported on SwitchX-2 (802.1Q FIDs "
+                          "only)\n", bt);
+            return BAD_PARAM;
         }
-        s->fid_offset[fid] = 0;
-        trace_switchx2_fid(fid, "destroy", 0);
-        return OK;
-    } else if (write) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFMR: op %u\n", op);
-        return BAD_PARAM;
-    } else if (!sx2_fid_exists(s, fid)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFMR: query of FID %u "
-                      "which does not exist\n", fid);
-        return BAD_PARAM;
+        if (off != 0) {
+            qemu_log_mask(LOG_UNIMP, "switchx2: SFMR: fid_offset %u: only "
+                          "meaningful for FID-offset flood tables, absent "
+                          "on SwitchX-2\n", off);
+            return BAD_PARAM;
+        }
     }
-    sx2_fset(pl, SX2_REG_SFMR_FLOOD_BRIDGE_TYPE, vfid);
-    sx2_fset(pl, SX2_REG_SFMR_FID_OFFSET, s->fid_offset[fid]);
+    sx2_fset(pl, SX2_REG_SFMR_FLOOD_BRIDGE_TYPE, SX2_SFGC_BRIDGE_TYPE_8021Q);
+    sx2_fset(pl, SX2_REG_SFMR_FID_OFFSET, 0);
     return OK;
 }
