@@ -327,38 +327,101 @@ typedef enum {
     SX2_SFD_MALFORMED,
 } SX2SfdResult;
 
-static SX2SfdResult sx2_sfd_apply(SwitchX2State *s, unsigned op,
-                                  const uint8_t *rec, unsigned idx)
+/*
+ * Whether a record's fields are ones the model applies.  Malformed values
+ * are LOG_GUEST_ERROR; values the silicon or model does not support on
+ * SwitchX-2 are LOG_UNIMP.  Either stops processing at this record.
+ */
+static bool sx2_sfd_rec_ok(SwitchX2State *s, unsigned op, const uint8_t *rec,
+                           unsigned idx, int *lp)
 {
     unsigned type = sx2_fget(rec, SX2_SFD_REC_TYPE);
     unsigned policy = sx2_fget(rec, SX2_SFD_REC_POLICY);
     unsigned action = sx2_fget(rec, SX2_SFD_REC_ACTION);
     unsigned fid = sx2_fget(rec, SX2_SFD_REC_FID);
     unsigned sys = sx2_fget(rec, SX2_SFD_REC_SYSTEM_PORT);
-    uint64_t key = sx2_fdb_key(rec + SX2_SFD_REC_MAC_OFF, fid);
-    SX2FdbEntry *e = sx2_fdb_find(s, key);
-    int lp;
 
-    if (type != SX2_SFD_REC_TYPE_UNICAST || !sx2_fid_valid(fid)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: type %u "
-                      "FID %u not supported\n", idx, type, fid);
+    if (type != SX2_SFD_REC_TYPE_UNICAST) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: SFD: record %u: type %u: only "
+                      "unicast records are implemented (LAG and multicast "
+                      "never exercised on SwitchX-2)\n", idx, type);
+        return false;
+    }
+    if (fid >= SX2_VFID_BASE) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: SFD: record %u: fid %u: no "
+                      "vFIDs on SwitchX-2\n", idx, fid);
+        return false;
+    }
+    if (!sx2_fid_valid(fid)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: FID %u "
+                      "does not exist (1..%u)\n", idx, fid, SX2_VID_MAX);
+        return false;
+    }
+    if (sx2_fget(rec, SX2_SFD_REC_SET_VID)) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: SFD: record %u: set_vid 1: VID "
+                      "rewrite not supported on SwitchX-2\n", idx);
+        return false;
+    }
+    if (op == SX2_SFD_OP_WRITE_REMOVE) {
+        return true;
+    }
+    switch (policy) {
+    case SX2_SFD_POLICY_STATIC:
+    case SX2_SFD_POLICY_DYNAMIC:
+        break;
+    case SX2_SFD_POLICY_DYNAMIC_MLAG:
+        qemu_log_mask(LOG_UNIMP, "switchx2: SFD: record %u: policy 1 "
+                      "(dynamic MLAG): not implemented\n", idx);
+        return false;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: policy %u "
+                      "is reserved\n", idx, policy);
+        return false;
+    }
+    switch (action) {
+    case SX2_SFD_ACTION_NOP:
+    case SX2_SFD_ACTION_TRAP:
+    case SX2_SFD_ACTION_DISCARD_ERROR:
+        break;
+    case SX2_SFD_ACTION_MIRROR_TO_CPU:
+    case SX2_SFD_ACTION_FORWARD_IP_ROUTER:
+        qemu_log_mask(LOG_UNIMP, "switchx2: SFD: record %u: action %u: not "
+                      "implemented (no router, no forward-and-trap)\n", idx,
+                      action);
+        return false;
+    default:
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: action %u "
+                      "is reserved\n", idx, action);
+        return false;
+    }
+    *lp = sx2_local_port_of_system_port(s, sys);
+    if (*lp < 0) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: system "
+                      "port %u maps to no port\n", idx, sys);
+        return false;
+    }
+    return true;
+}
+
+static SX2SfdResult sx2_sfd_apply(SwitchX2State *s, unsigned op,
+                                  const uint8_t *rec, unsigned idx)
+{
+    unsigned policy = sx2_fget(rec, SX2_SFD_REC_POLICY);
+    unsigned action = sx2_fget(rec, SX2_SFD_REC_ACTION);
+    unsigned fid = sx2_fget(rec, SX2_SFD_REC_FID);
+    uint64_t key = sx2_fdb_key(rec + SX2_SFD_REC_MAC_OFF, fid);
+    SX2FdbEntry *e;
+    int lp = -1;
+
+    if (!sx2_sfd_rec_ok(s, op, rec, idx, &lp)) {
         return SX2_SFD_MALFORMED;
     }
+    e = sx2_fdb_find(s, key);
     if (op == SX2_SFD_OP_WRITE_REMOVE) {
         if (e) {
             sx2_fdb_remove(s, e, "SFD");
         }
         return SX2_SFD_APPLIED;
-    }
-    lp = sx2_local_port_of_system_port(s, sys);
-    if ((policy != SX2_SFD_POLICY_STATIC &&
-         policy != SX2_SFD_POLICY_DYNAMIC) ||
-        (action != SX2_SFD_ACTION_NOP && action != SX2_SFD_ACTION_TRAP &&
-         action != SX2_SFD_ACTION_DISCARD_ERROR) || lp < 0) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: policy %u "
-                      "action %u system port %u invalid\n", idx, policy,
-                      action, sys);
-        return SX2_SFD_MALFORMED;
     }
     if (!e) {
         e = sx2_fdb_insert(s, key);
@@ -494,15 +557,27 @@ uint8_t sx2_reg_sfdf(SwitchX2State *s, uint8_t *pl, bool write)
         sys = sx2_fget(pl, SX2_REG_SFDF_PORT_FID_SYS_PORT);
         lp = sx2_local_port_of_system_port(s, sys);
         break;
+    case SX2_SFDF_FLUSH_LAG:
+    case SX2_SFDF_FLUSH_LAG_AND_FID:
+        qemu_log_mask(LOG_UNIMP, "switchx2: SFDF: flush_type %u: LAG flushes "
+                      "are not implemented (no LAGs)\n", type);
+        return BAD_PARAM;
     default:
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFDF: flush type %u is not "
-                      "supported\n", type);
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFDF: flush type %u is "
+                      "reserved\n", type);
         return BAD_PARAM;
     }
-    if ((type == SX2_SFDF_FLUSH_FID || type == SX2_SFDF_FLUSH_PORT_AND_FID) &&
-        !sx2_fid_valid(fid)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFDF: FID %u\n", fid);
-        return BAD_PARAM;
+    if (type == SX2_SFDF_FLUSH_FID || type == SX2_SFDF_FLUSH_PORT_AND_FID) {
+        if (fid >= SX2_VFID_BASE) {
+            qemu_log_mask(LOG_UNIMP, "switchx2: SFDF: fid %u: no vFIDs on "
+                          "SwitchX-2\n", fid);
+            return BAD_PARAM;
+        }
+        if (!sx2_fid_valid(fid)) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFDF: FID %u does not "
+                          "exist (1..%u)\n", fid, SX2_VID_MAX);
+            return BAD_PARAM;
+        }
     }
     if ((type == SX2_SFDF_FLUSH_PORT || type == SX2_SFDF_FLUSH_PORT_AND_FID) &&
         lp < 0) {
