@@ -169,11 +169,8 @@ typedef struct SX2Port {
 typedef struct SX2TrapGroup {
     bool valid;
     uint8_t swid;
-    bool pide;
-    uint8_t pid;
-    uint8_t mirror_action;
-    uint8_t mirroring_agent;
-    uint8_t priority;
+    uint8_t pid;                /* policer: pide, hence pid, is unused */
+    uint8_t priority;           /* ignored by SwitchX-2 */
     uint8_t cpu_tclass;
     uint8_t rdq;
 } SX2TrapGroup;
@@ -181,7 +178,6 @@ typedef struct SX2TrapGroup {
 typedef struct SX2Trap {
     uint8_t action;
     uint8_t group;
-    uint8_t ctrl;
     bool ack;
 } SX2Trap;
 

@@ -726,6 +726,20 @@ static uint8_t sx2_reg_htgt(SwitchX2State *s, uint8_t *pl, bool write)
                           "path is implemented\n");
             return BAD_PARAM;
         }
+        if (sx2_fget(pl, SX2_REG_HTGT_MIRROR_ACTION) ||
+            sx2_fget(pl, SX2_REG_HTGT_MIRRORING_AGENT)) {
+            qemu_log_mask(LOG_UNIMP, "switchx2: HTGT: mirror_action %u "
+                          "mirroring_agent %u: mirror agents are "
+                          "Spectrum-only\n",
+                          sx2_fget(pl, SX2_REG_HTGT_MIRROR_ACTION),
+                          sx2_fget(pl, SX2_REG_HTGT_MIRRORING_AGENT));
+            return BAD_PARAM;
+        }
+        if (sx2_fget(pl, SX2_REG_HTGT_PIDE)) {
+            qemu_log_mask(LOG_UNIMP, "switchx2: HTGT: pide 1: policers are "
+                          "not implemented\n");
+            return BAD_PARAM;
+        }
         if (rdq >= SX2_NUM_RDQS) {
             qemu_log_mask(LOG_GUEST_ERROR, "switchx2: HTGT: group %u RDQ %u "
                           "does not exist\n", g, rdq);
@@ -733,20 +747,18 @@ static uint8_t sx2_reg_htgt(SwitchX2State *s, uint8_t *pl, bool write)
         }
         t->valid = true;
         t->swid = sx2_fget(pl, SX2_REG_HTGT_SWID);
-        t->pide = sx2_fget(pl, SX2_REG_HTGT_PIDE);
         t->pid = sx2_fget(pl, SX2_REG_HTGT_PID);
-        t->mirror_action = sx2_fget(pl, SX2_REG_HTGT_MIRROR_ACTION);
-        t->mirroring_agent = sx2_fget(pl, SX2_REG_HTGT_MIRRORING_AGENT);
+        /* Stored and echoed; SwitchX-2 orders by trap group instead */
         t->priority = sx2_fget(pl, SX2_REG_HTGT_PRIORITY);
         t->cpu_tclass = sx2_fget(pl, SX2_REG_HTGT_CPU_TCLASS);
         t->rdq = rdq;
     }
     sx2_fset(pl, SX2_REG_HTGT_SWID, t->swid);
     sx2_fset(pl, SX2_REG_HTGT_TYPE, SX2_HTGT_PATH_LOCAL);
-    sx2_fset(pl, SX2_REG_HTGT_PIDE, t->pide);
+    sx2_fset(pl, SX2_REG_HTGT_PIDE, 0);
     sx2_fset(pl, SX2_REG_HTGT_PID, t->pid);
-    sx2_fset(pl, SX2_REG_HTGT_MIRROR_ACTION, t->mirror_action);
-    sx2_fset(pl, SX2_REG_HTGT_MIRRORING_AGENT, t->mirroring_agent);
+    sx2_fset(pl, SX2_REG_HTGT_MIRROR_ACTION, 0);
+    sx2_fset(pl, SX2_REG_HTGT_MIRRORING_AGENT, 0);
     sx2_fset(pl, SX2_REG_HTGT_PRIORITY, t->priority);
     sx2_fset(pl, SX2_REG_HTGT_CPU_TCLASS, t->cpu_tclass);
     sx2_fset(pl, SX2_REG_HTGT_RDQ, t->rdq);
@@ -788,13 +800,13 @@ static uint8_t sx2_reg_hpkt(SwitchX2State *s, uint8_t *pl, bool write)
             t->action = action;
             t->group = g;
             t->ack = sx2_fget(pl, SX2_REG_HPKT_ACK);
-            t->ctrl = sx2_fget(pl, SX2_REG_HPKT_CTRL);
+            /* ctrl is ignored by SwitchX-2: accepted, not kept */
         }
     }
     sx2_fset(pl, SX2_REG_HPKT_ACK, t->ack);
     sx2_fset(pl, SX2_REG_HPKT_ACTION, t->action);
     sx2_fset(pl, SX2_REG_HPKT_TRAP_GROUP, t->group);
-    sx2_fset(pl, SX2_REG_HPKT_CTRL, t->ctrl);
+    sx2_fset(pl, SX2_REG_HPKT_CTRL, 0);
     return OK;
 }
 
