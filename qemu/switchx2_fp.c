@@ -214,8 +214,8 @@ void sx2_port_reset(SX2Port *p)
     p->learn_mode = SX2_LEARN_DISABLE;
     p->ib_port = 0;
     sx2_port_mac(s, p->local_port, p->mac);
-    /* Every VID forwarding: 2 bits of 0b11 per VID */
-    memset(p->stp, 0xFF, sizeof(p->stp));
+    /* Every VID discarding, the reg.h default: 2 bits of 0b01 per VID */
+    memset(p->stp, 0x55, sizeof(p->stp));
     sx2_vlan_port_reset(p);
     memset(&p->cnt, 0, sizeof(p->cnt));
 }
