@@ -296,14 +296,11 @@ def main():
     check(st == 0x02, 'QUERY_RESOURCES -> BAD_OP')
     st, _ = exec_cmd(q, 0x7AB)
     check(st == 0x02, 'unknown opcode -> BAD_OP')
-    prof = bytearray(4096)
-    struct.pack_into('>I', prof, 0x0C, 0x33FD)
-    fset(prof, 0x60, 24, 8, 1)
-    fset(prof, 0x60, 20, 4, 2)
-    fset(prof, 0x68, 24, 8, 1)
-    fset(prof, 0x68, 20, 4, 1)
+    # Debian 5.10's profile: 2 single + 1 per-VID flood table, mixed
+    # flood mode, swid 0 Ethernet and swid 1 InfiniBand
+    prof = profile_mbox(2, 1, 3, ((0, 2), (1, 1)), mask=0x33FD)
     st, _ = exec_cmd(q, 0x100, opmod=1, in_mbox=prof)
-    check(st == 0, 'CONFIG_PROFILE')
+    check(st == 0, 'CONFIG_PROFILE as 5.10 sends it')
     st, out = exec_cmd(q, 0x003)
     NUM_SDQ, NUM_RDQ = fget(out, 0, 0, 8), fget(out, 4, 0, 8)
     NUM_CQ, num_eq = fget(out, 8, 0, 8), fget(out, 12, 0, 8)
@@ -450,16 +447,34 @@ def main():
     check(hpkt(0x08, 0)[1] == 0, 'HPKT PUDE')
     check(htgt(1, 0x14)[1] == 0 and hpkt(0x01, 1)[1] == 0,
           'HTGT/HPKT FDB_MC -> RDQ 0x14 (EMAD)')
-    sftr = bytearray(0x420)
-    fset(sftr, 4, 16, 3, 2)
-    sftr[0x20 + 31] |= 1
-    sftr[0x220 + 31] |= 1
-    check(emad(0x2012, sftr, True)[0] == 0, 'SFTR CPU into table 0')
-    for t in (0, 1, 2, 3, 5):
-        p = bytearray(0x10)
-        fset(p, 0, 0, 4, t)
-        fset(p, 4, 16, 3, 2)
-        check(emad(0x2011, p, True)[0] == 0, 'SFGC type %d' % t)
+    # 5.10's flood setup: SFTR swid 0 single table 0 index 0 range 0 with
+    # the CPU bit; SFGC UC, BC, MC non-IP, MC IPv6, MC IPv4 -> that
+    # table, mid 0xD000; then SGCR.llb = 1
+    sts = [emad(0x2012, sftr_pl(0, 2, 0, 0, [0]), True)[0]]
+    for t in (1, 0, 5, 3, 2):
+        sts.append(emad(0x2011, sfgc_pl(t, 2, 0, mid=0xD000)[:0x10],
+                        True)[0])
+    p = bytearray(0x10)
+    fset(p, 4, 0, 1, 1)
+    sts.append(emad(0x2000, p, True)[0])
+    st, pl = emad(0x2011, sfgc_pl(5, 0, 0)[:0x10])
+    check(sts == [0] * 7 and st == 0 and fget(pl, 4, 16, 3) == 2 and
+          fget(pl, 8, 0, 16) == 0xD000,
+          '5.10 flood setup (SFTR CPU into single table 0, SFGC types '
+          '1,0,5,3,2, SGCR.llb) accepted: %s' % sts)
+    check(emad(0x2012, sftr_pl(1, 2, 0, 0, [0], swid=1), True)[0] == 0 and
+          emad(0x2012, sftr_pl(1, 2, 0, 0, [0]), True)[0] == 7,
+          '5.10 profile: single table 1 belongs to swid 1, not swid 0')
+    check(emad(0x2012, sftr_pl(0, 1, 1, 1, [0]), True)[0] == 7,
+          '5.10 profile: the one VID table belongs to no swid (of 2)')
+    # VID 1 forwarding on every port, as 5.10 does
+    sts = []
+    for lp in (1, 2, 3, 4):
+        p = bytearray(0x404)
+        fset(p, 0, 16, 8, lp)
+        p[4 + (4095 - 1) // 4] = 3 << 2
+        sts.append(emad(0x200D, p, True)[0])
+    check(sts == [0] * 4, 'SPMS ports 1-4 VID 1 forwarding')
     # Ports 1 and 2 are cabled to each other (one hub): a port comes up
     # only once its link partner's transmitter is on too.
     def paos_up(lp):
@@ -665,6 +680,55 @@ def sfn_read(q):
     return est, recs, fget(out, 4, 20, 1)
 
 
+def profile_mbox(single, vid, mode=3, swids=((0, 2),), mask=0x300,
+                 extra=None):
+    """CONFIG_PROFILE mailbox: flood tables, flood mode and swid types."""
+    m = bytearray(4096)
+    struct.pack_into('>I', m, 0x0C, mask)
+    fset(m, 0x30, 16, 4, single)
+    fset(m, 0x30, 8, 4, vid)
+    fset(m, 0x30, 0, 3, mode)
+    for swid, t in swids:
+        fset(m, 0x60 + 8 * swid, 24, 8, 1)
+        fset(m, 0x60 + 8 * swid, 20, 4, t)
+    if extra:
+        extra(m)
+    return m
+
+
+def sftr_pl(table, ttype, index=0, rng=1, ports=(), mask=None, swid=0):
+    p = bytearray(0x420)
+    fset(p, 0, 24, 8, swid)
+    fset(p, 0, 16, 6, table)
+    fset(p, 0, 0, 16, index)
+    fset(p, 4, 16, 3, ttype)
+    fset(p, 4, 0, 16, rng)
+    for lp in ports:
+        p[0x20 + 31 - lp // 8] |= 1 << (lp % 8)
+    for lp in (ports if mask is None else mask):
+        p[0x220 + 31 - lp // 8] |= 1 << (lp % 8)
+    return p
+
+
+def sftr_ports(out):
+    return [lp for lp in range(0, 256) if out[0x20 + 31 - lp // 8] >>
+            (lp % 8) & 1]
+
+
+def sfgc_pl(ptype, ttype, table, bt=0, mid=0):
+    p = bytearray(0x14)
+    fset(p, 0, 0, 4, ptype)
+    fset(p, 4, 24, 3, bt)
+    fset(p, 4, 16, 3, ttype)
+    fset(p, 4, 0, 6, table)
+    fset(p, 8, 0, 16, mid)
+    return p
+
+
+VID_T, SINGLE_T = 1, 2
+MAC_T = bytes.fromhex('02000000001f')
+
+
 def l2_main():
     socks, args = [], []
     for lp in (1, 2, 3):
@@ -690,6 +754,38 @@ def l2_main():
         st, est, out = reg_cmd(q, reg_id, pl, write)
         return est, out
 
+    def profile(*a, **kw):
+        return exec_cmd(q, 0x100, opmod=1, in_mbox=profile_mbox(*a, **kw))[0]
+
+    # CONFIG_PROFILE: what SwitchX-2 does not have is refused whole
+    def fid_offset_tables(m):
+        fset(m, 0x34, 24, 4, 1)
+
+    def fid_tables(m):
+        fset(m, 0x38, 24, 4, 1)
+
+    def ar_sec(m):
+        fset(m, 0x4C, 24, 2, 2)
+
+    def arn(m):
+        fset(m, 0x50, 31, 1, 1)
+    check(profile(1, 3, extra=fid_offset_tables) == 3,
+          'CONFIG_PROFILE max_fid_offset_flood_tables 1 -> BAD_PARAM')
+    check(profile(1, 3, extra=fid_tables) == 3,
+          'CONFIG_PROFILE max_fid_flood_tables 1 -> BAD_PARAM')
+    check([profile(1, 3, mode=m) for m in (0, 1, 2, 4)] == [3] * 4,
+          'CONFIG_PROFILE flood_mode 0/1/2/4 -> BAD_PARAM')
+    check(profile(1, 3, mask=0x300 | (1 << 15), extra=ar_sec) == 3,
+          'CONFIG_PROFILE ar_sec 2 -> BAD_PARAM')
+    check(profile(1, 3, extra=arn) == 3, 'CONFIG_PROFILE arn 1 -> BAD_PARAM')
+    check(profile(5, 4) == 8, 'CONFIG_PROFILE 5 + 4 flood tables -> '
+          'EXCEED_LIM')
+    check([reg(0x2011, sfgc_pl(0, t, 0), True)[0] for t in (1, 2)] ==
+          [7, 7], 'no flood tables before a profile provisions them '
+          '(refused profiles changed nothing): SFGC -> bad parameter')
+    check(profile(1, 3) == 0, 'CONFIG_PROFILE 1 single + 3 VID flood '
+          'tables, swid 0 Ethernet, flood_mode 3')
+
     # SFN with nothing learned
     est, recs, end = sfn_read(q)
     check(est == 0 and recs == [] and end == 1, 'SFN empty: 0 records, end')
@@ -714,9 +810,14 @@ def l2_main():
     check(est == 0 and fget(out, 4, 0, 20) == 10, 'SFDAT 10 s round trip')
 
     # SPVID
-    p = lp_pl(8, 3)
-    fset(p, 4, 0, 12, 100)
-    est, _ = reg(0x200E, p, True)
+    def spvid(lp, pvid, tport=0, sub=0):
+        p = lp_pl(8, lp)
+        fset(p, 0, 24, 1, tport)
+        fset(p, 0, 8, 8, sub)
+        fset(p, 4, 0, 12, pvid)
+        return reg(0x200E, p, True)[0]
+
+    est = spvid(3, 100)
     est2, out = reg(0x200E, lp_pl(8, 3), False)
     check(est == 0 and est2 == 0 and fget(out, 4, 0, 12) == 100,
           'SPVID port 3 PVID 100 round trip')
@@ -725,9 +826,13 @@ def l2_main():
     check(reg(0x200E, lp_pl(8, 0), True)[0] == 7 and
           reg(0x200E, lp_pl(8, 5), False)[0] == 7,
           'SPVID CPU port / port 5 of 4 -> bad parameter')
-    p = lp_pl(8, 3)
-    fset(p, 4, 0, 12, 1)
-    reg(0x200E, p, True)
+    check(spvid(3, 5, tport=1) == 7, 'SPVID tport 1 (reserved on '
+          'SwitchX-2) -> bad parameter')
+    check(spvid(3, 5, sub=1) == 7, 'SPVID sub_port 1 -> bad parameter')
+    check([spvid(3, 0), spvid(3, 4095)] == [7, 7] and
+          fget(reg(0x200E, lp_pl(8, 3), False)[1], 4, 0, 12) == 100,
+          'SPVID PVID 0 / 4095 -> bad parameter, PVID unchanged')
+    spvid(3, 1)
 
     # SPVM
     def spvm_query(lp, vids):
@@ -738,19 +843,26 @@ def l2_main():
         est, out = reg(0x200F, p, False)
         return est, [fget(out, 4 + 4 * i, 12, 3) for i in range(len(vids))]
 
+    def spvm(lp, recs):
+        p = lp_pl(0x400, lp)
+        fset(p, 0, 0, 8, len(recs))
+        for i, (v, ieu) in enumerate(recs):
+            fset(p, 4 + 4 * i, 0, 12, v)
+            fset(p, 4 + 4 * i, 12, 3, ieu)
+        return reg(0x200F, p, True)[0]
+
     check(spvm_query(2, [1, 2, 100]) == (0, [7, 0, 0]),
           'SPVM default: VID 1 i/e/u member, VID 2 and 100 not')
-    p = lp_pl(0x400, 2)
-    fset(p, 0, 0, 8, 3)
-    for i, v in enumerate((100, 101, 102)):
-        fset(p, 4 + 4 * i, 0, 12, v)
-        fset(p, 4 + 4 * i, 12, 3, 6 if v != 102 else 7)
-    est, _ = reg(0x200F, p, True)
+    est = spvm(2, [(100, 6), (101, 6), (102, 7)])
     check(est == 0 and spvm_query(2, [99, 100, 101, 102]) == (0, [0, 6, 6,
                                                                   7]),
           'SPVM port 2 VIDs 100-102 round trip')
     check(reg(0x200F, lp_pl(0x400, 7), True)[0] == 7,
           'SPVM port 7 -> bad parameter')
+    check([spvm(2, [(200, 6), (0, 6)]), spvm(2, [(200, 6), (4095, 6)])] ==
+          [7, 7] and spvm_query(2, [200]) == (0, [0]),
+          'SPVM VID 0 / 4095 -> bad parameter, whole write refused (VID '
+          '200 not added)')
 
     # SPAFT, SPVMLR
     p = lp_pl(8, 2)
@@ -761,72 +873,148 @@ def l2_main():
           'SPAFT port 2 tagged only round trip')
     fset(p, 4, 29, 3, 7)
     reg(0x2010, p, True)
-    p = lp_pl(0x400, 1)
-    fset(p, 0, 0, 8, 2)
-    fset(p, 4, 0, 12, 5)
-    fset(p, 8, 0, 12, 6)
-    fset(p, 8, 31, 1, 1)
-    reg(0x2020, p, True)
-    est, out = reg(0x2020, p, False)
+    check(reg(0x2010, lp_pl(8, 0), True)[0] == 7,
+          'SPAFT CPU port (unsupported) -> bad parameter')
+
+    def spvmlr(lp, recs, write=True):
+        p = lp_pl(0x400, lp)
+        fset(p, 0, 0, 8, len(recs))
+        for i, (v, en) in enumerate(recs):
+            fset(p, 4 + 4 * i, 0, 12, v)
+            fset(p, 4 + 4 * i, 31, 1, en)
+        return reg(0x2020, p, write)
+
+    spvmlr(1, [(5, 0), (6, 1)])
+    est, out = spvmlr(1, [(5, 0), (6, 0)], False)
     check(est == 0 and fget(out, 4, 31, 1) == 0 and fget(out, 8, 31, 1) == 1,
           'SPVMLR port 1 VID 5 off, VID 6 on')
+    check(spvmlr(0, [(5, 1)])[0] == 7,
+          'SPVMLR CPU port (unsupported) -> bad parameter')
+    est, out = spvmlr(1, [(6, 0), (4095, 0)])
+    est2, out = spvmlr(1, [(6, 0), (0, 0)])
+    check((est, est2) == (7, 7) and
+          fget(spvmlr(1, [(6, 0)], False)[1], 4, 31, 1) == 1,
+          'SPVMLR VID 4095 / 0 -> bad parameter, whole write refused')
 
-    # SFMR
-    def sfmr(op, fid, off=0, write=True):
+    # SFMR: 802.1Q FIDs only, they always exist
+    def sfmr(op, fid, off=0, bt=0, write=True):
         p = bytearray(0x30)
         fset(p, 0, 24, 4, op)
         fset(p, 0, 0, 16, fid)
+        fset(p, 8, 28, 1, bt)
         fset(p, 8, 0, 16, off)
         return reg(0x201F, p, write)
 
-    check(sfmr(0, 4096, 0)[0] == 0 and sfmr(0, 4100, 4)[0] == 0,
-          'SFMR create vFIDs 4096 and 4100')
-    est, out = sfmr(0, 4100, write=False)
-    check(est == 0 and fget(out, 8, 0, 16) == 4, 'SFMR query vFID 4100 '
-          'offset 4')
-    check([sfmr(0, 0)[0], sfmr(0, 4095)[0], sfmr(0, 5120)[0],
-           sfmr(0, 4097, 1024)[0], sfmr(1, 4097)[0], sfmr(2, 4097)[0],
-           sfmr(0, 4097, write=False)[0]] == [7] * 7,
-          'SFMR FID 0/4095/5120, offset 1024, destroy or query of a '
-          'missing vFID, op 2 -> bad parameter')
+    est, out = sfmr(0, 10, write=False)
+    check(sfmr(0, 10)[0] == 0 and est == 0 and fget(out, 8, 0, 16) == 0 and
+          fget(out, 8, 28, 1) == 0,
+          'SFMR create of 802.1Q FID 10 accepted, query: offset 0')
+    check([sfmr(0, 4096)[0], sfmr(0, 5000, write=False)[0]] == [7, 7],
+          'SFMR FID 4096 / 5000 (no vFIDs on SwitchX-2) -> bad parameter')
+    check([sfmr(0, 0)[0], sfmr(0, 4095)[0]] == [7, 7],
+          'SFMR FID 0 / 4095 -> bad parameter')
+    check(sfmr(0, 10, off=10)[0] == 7,
+          'SFMR fid_offset 10 (no FID-offset tables) -> bad parameter')
+    check(sfmr(0, 10, bt=1)[0] == 7,
+          'SFMR flood_bridge_type 1 -> bad parameter')
+    check(sfmr(1, 10)[0] == 7,
+          'SFMR destroy of an 802.1Q FID -> bad parameter')
+    check(sfmr(2, 10)[0] == 7, 'SFMR op 2 -> bad parameter')
 
-    # SVFA / SVPE
-    def svfa(lp, vid, fid, v=1, mt=1, write=True):
+    # SVFA: the global VID to FID table, FID = VID
+    def svfa(vid, fid, lp=0, v=0, mt=0, cst=0, ci=0, write=True):
         p = lp_pl(0x18, lp)
         fset(p, 0, 8, 3, mt)
         fset(p, 0, 0, 1, v)
         fset(p, 4, 16, 16, fid)
         fset(p, 4, 0, 12, vid)
+        fset(p, 8, 24, 8, cst)
+        fset(p, 8, 0, 24, ci)
         return reg(0x201C, p, write)
 
-    check(svfa(3, 10, 4096)[0] == 0, 'SVFA port 3 VID 10 -> vFID 4096')
-    est, out = svfa(3, 10, 0, v=0, write=False)
-    check(est == 0 and fget(out, 0, 0, 1) == 1 and
-          fget(out, 4, 16, 16) == 4096, 'SVFA query returns the mapping')
-    check([svfa(3, 11, 4098)[0], svfa(3, 11, 4096, mt=2)[0],
-           svfa(9, 11, 4096)[0], svfa(3, 11, 7, mt=0)[0]] == [7] * 4,
-          'SVFA to missing vFID, mapping table 2, port 9, VID 11 to FID 7 '
-          '-> bad parameter')
-    check(svfa(3, 10, 0, v=0)[0] == 0 and
-          fget(svfa(3, 10, 0, v=0, write=False)[1], 0, 0, 1) == 0,
-          'SVFA unmap')
+    est, out = svfa(10, 0, write=False)
+    check(svfa(10, 10)[0] == 0 and est == 0 and
+          fget(out, 4, 16, 16) == 10 and fget(out, 0, 0, 1) == 0,
+          'SVFA VID 10 -> FID 10 accepted, query returns FID = VID')
+    check(svfa(10, 10, mt=1, lp=3)[0] == 7,
+          'SVFA mapping_table 1 (reserved on SwitchX-2) -> bad parameter')
+    check(svfa(10, 10, v=1)[0] == 7,
+          'SVFA v 1 (reserved on SwitchX-2) -> bad parameter')
+    check([svfa(10, 10, cst=1)[0], svfa(10, 10, ci=5)[0]] == [7, 7],
+          'SVFA counter_set_type / counter_index (reserved) -> bad '
+          'parameter')
+    check(svfa(10, 10, lp=3)[0] == 7,
+          'SVFA local_port 3 (reserved for 802.1Q FIDs) -> bad parameter')
+    check(svfa(10, 4096)[0] == 7 and svfa(11, 7)[0] == 7,
+          'SVFA VID 10 -> FID 4096, VID 11 -> FID 7 -> bad parameter')
+
+    # SVPE: no virtual ports
+    est, _ = reg(0x201E, lp_pl(4, 3), True)
+    est2, out = reg(0x201E, lp_pl(4, 3), False)
+    check(est == 0 and est2 == 0 and fget(out, 0, 8, 1) == 0,
+          'SVPE port 3 vp_en 0 accepted, reads 0')
     p = lp_pl(4, 3)
     fset(p, 0, 8, 1, 1)
-    est, _ = reg(0x201E, p, True)
-    est2, out = reg(0x201E, lp_pl(4, 3), False)
-    check(est == 0 and fget(out, 0, 8, 1) == 1, 'SVPE port 3 enable')
-    check(reg(0x201E, lp_pl(4, 0), True)[0] == 7, 'SVPE CPU port -> bad '
-          'parameter')
-    reg(0x201E, lp_pl(4, 3), True)
-    check(sfmr(1, 4100)[0] == 0, 'SFMR destroy vFID 4100')
+    check(reg(0x201E, p, True)[0] == 7 and
+          fget(reg(0x201E, lp_pl(4, 3), False)[1], 0, 8, 1) == 0,
+          'SVPE vp_en 1 (no virtual ports) -> bad parameter')
+    check(reg(0x201E, lp_pl(4, 0), True)[0] == 7,
+          'SVPE CPU port (unsupported) -> bad parameter')
 
-    # SFD: add, dump, full table, remove, malformed
+    # SFGC
+    check(reg(0x2011, sfgc_pl(0, VID_T, 0, bt=1), True)[0] == 7,
+          'SFGC bridge_type 1 (802.1Q only) -> bad parameter')
+    check([reg(0x2011, sfgc_pl(0, t, 0), True)[0] for t in (3, 4)] ==
+          [7, 7], 'SFGC table_type 3 / 4 (FID-offset, FID) -> bad parameter')
+    check(reg(0x2011, sfgc_pl(0, 0, 0), True)[0] == 7,
+          'SFGC table_type 0 (any: not implemented) -> bad parameter')
+    check([reg(0x2011, sfgc_pl(0, VID_T, 3), True)[0],
+           reg(0x2011, sfgc_pl(0, SINGLE_T, 1), True)[0]] == [7, 7],
+          'SFGC VID table 3 / single table 1 beyond the profile -> bad '
+          'parameter')
+    check(reg(0x2011, sfgc_pl(4, VID_T, 0), True)[0] == 7,
+          'SFGC packet type 4 (reserved) -> bad parameter')
+    est, out = reg(0x2011, sfgc_pl(7, 0, 0), False)
+    check(est == 0 and fget(out, 4, 16, 3) == 0,
+          'SFGC type 7 unconfigured, bad writes changed nothing')
+
+    # SFTR
+    check(reg(0x2012, sftr_pl(0, VID_T, 1, 1, [1], swid=1), True)[0] == 7,
+          'SFTR naming swid 1 for a table of swid 0 -> bad parameter')
+    check([reg(0x2012, sftr_pl(0, VID_T, 1, 0, [1]), True)[0],
+           reg(0x2012, sftr_pl(0, VID_T, 4095, 2, [1]), True)[0]] == [7, 7],
+          'SFTR VID table range 0 / index 4095 range 2 -> bad parameter')
+    check(reg(0x2012, sftr_pl(0, SINGLE_T, 0, 2, [1]), True)[0] == 7,
+          'SFTR single table range 2 -> bad parameter')
+    check([reg(0x2012, sftr_pl(0, t, 1, 1, [1]), True)[0]
+           for t in (0, 3, 4)] == [7] * 3,
+          'SFTR table_type 0 / 3 / 4 -> bad parameter')
+    check(reg(0x2012, sftr_pl(0, VID_T, 1, 1, [1, 5]), True)[0] == 7,
+          'SFTR port_mask bit of port 5 of 4 -> bad parameter')
+    est = reg(0x2012, sftr_pl(1, VID_T, 10, 2, [1]), True)[0]
+    got = [sftr_ports(reg(0x2012, sftr_pl(1, VID_T, i), False)[1])
+           for i in (9, 10, 11, 12)]
+    check(est == 0 and got == [[], [1], [1], []],
+          'SFTR range is a count: index 10 range 2 sets entries 10 and 11 '
+          'only (%s)' % got)
+    reg(0x2012, sftr_pl(1, VID_T, 11, 1, [], mask=[1]), True)
+    est, out = reg(0x2012, sftr_pl(1, VID_T, 11), False)
+    check(est == 0 and sftr_ports(out) == [] and
+          sftr_ports(reg(0x2012, sftr_pl(1, VID_T, 10), False)[1]) == [1],
+          'SFTR clears only where port_mask is set, one entry')
+    est = reg(0x2012, sftr_pl(0, SINGLE_T, 77, 0, [2, 3], mask=[0, 2, 3]),
+              True)[0]
+    check(est == 0 and sftr_ports(reg(0x2012, sftr_pl(0, SINGLE_T), False)
+                                  [1]) == [2, 3],
+          'SFTR single table: index ignored, range 0 accepted')
+
+    # SFD: add, dump, full table, remove, malformed and unsupported
     est, n = sfd_write(q, 1, [(MAC_A, 1, 1), (MAC_B, 1, 2),
-                              (MAC_C, 4096, 3, 3)])
+                              (MAC_C, 2, 3, 3)])
     check(est == 0 and n == 3, 'SFD add 3 records: num_rec 3')
     d = sfd_dump(q)
     check(d == {(MAC_A, 1): (1, 0, 0), (MAC_B, 1): (2, 0, 0),
-                (MAC_C, 4096): (3, 3, 0)}, 'SFD dump returns them: %s' % d)
+                (MAC_C, 2): (3, 3, 0)}, 'SFD dump returns them: %s' % d)
     macs = [bytes.fromhex('0200000001%02x' % i) for i in range(3)]
     est, n = sfd_write(q, 1, [(m, 1, 1) for m in macs])
     check(est == 0 and n == 1, 'SFD add 3 more to a 4 entry table: '
@@ -837,29 +1025,65 @@ def l2_main():
     est, n = sfd_write(q, 2, [(MAC_A, 1, 0), (macs[1], 1, 0)])
     check(est == 0 and n == 2 and len(sfd_dump(q)) == 3,
           'SFD remove (one missing) -> num_rec 2')
-    est, n = sfd_write(q, 1, [(MAC_A, 1, 1, 0, 0, 2)])
-    est2, n2 = sfd_write(q, 1, [(MAC_A, 4099, 1)])
-    est3, n3 = sfd_write(q, 1, [(MAC_A, 1, 77)])
-    check((est, n, est2, n2, est3, n3) == (0, 0, 0, 0, 0, 0),
-          'SFD multicast record, missing FID, bad system port -> num_rec 0')
+
+    # SFDF
+    def sfdf(ftype, fid=0, statics=0):
+        p = bytearray(0x14)
+        fset(p, 4, 28, 4, ftype)
+        fset(p, 4, 24, 1, statics)
+        fset(p, 0x0C, 0, 16, fid)
+        return reg(0x2013, p, True)[0]
+
+    check(sfdf(1, 2) == 0 and len(sfd_dump(q)) == 2,
+          'SFDF FID 2 flushes its dynamic entry')
+    check([sfdf(1, 4096), sfdf(1, 0), sfdf(1, 4095)] == [7] * 3,
+          'SFDF FID 4096 / 0 / 4095 -> bad parameter')
+    check([sfdf(4), sfdf(5)] == [7, 7], 'SFDF per LAG (not implemented) -> '
+          'bad parameter')
+    check(sfdf(0) == 0 and len(sfd_dump(q)) == 2, 'SFDF all, dynamic only: '
+          'static entries stay')
+    check(sfdf(0, statics=1) == 0 and sfd_dump(q) == {},
+          'SFDF all with static: empty')
+
+    def sfd_one(fid=1, sys_port=1, policy=0, action=0, rtype=0,
+                set_vid=False):
+        pl = bytearray(0x410)
+        fset(pl, 4, 30, 2, 1)
+        fset(pl, 8, 0, 8, 2)
+        sfd_rec(pl, 0, MAC_A, 1, 1)
+        sfd_rec(pl, 1, MAC_T, fid, sys_port, policy, action, rtype)
+        fset(pl, 0x20 + 8, 31, 1, 1 if set_vid else 0)
+        st, est, out = reg_cmd(q, 0x200A, pl, True)
+        d = sfd_dump(q)
+        sfd_write(q, 2, [(MAC_A, 1, 0)])
+        return est, fget(out, 8, 0, 8), (MAC_T, fid) in d
+
+    check(sfd_one() == (0, 2, True) and sfd_write(q, 2, [(MAC_T, 1, 0)]) ==
+          (0, 1), 'SFD two valid records: num_rec 2 (control)')
+    check(sfd_one(rtype=2) == (0, 1, False),
+          'SFD multicast record (not implemented) -> stops, num_rec 1')
+    check(sfd_one(fid=4096) == (0, 1, False),
+          'SFD FID 4096 (no vFIDs) -> stops, num_rec 1')
+    check(sfd_one(fid=0) == (0, 1, False) and
+          sfd_one(fid=4095) == (0, 1, False),
+          'SFD FID 0 / 4095 -> stops, num_rec 1')
+    check(sfd_one(policy=1) == (0, 1, False),
+          'SFD policy 1 (dynamic MLAG) -> stops, num_rec 1')
+    check(sfd_one(policy=2) == (0, 1, False),
+          'SFD policy 2 (reserved) -> stops, num_rec 1')
+    check(sfd_one(set_vid=True) == (0, 1, False),
+          'SFD set_vid 1 -> stops, num_rec 1')
+    check(sfd_one(action=1) == (0, 1, False) and
+          sfd_one(action=3) == (0, 1, False),
+          'SFD action MIRROR_TO_CPU / FORWARD_IP_ROUTER -> stops, num_rec 1')
+    check(sfd_one(action=5) == (0, 1, False),
+          'SFD action 5 (reserved) -> stops, num_rec 1')
+    check(sfd_one(sys_port=77) == (0, 1, False),
+          'SFD system port mapping to no port -> stops, num_rec 1')
     pl = bytearray(0x410)
     fset(pl, 4, 30, 2, 1)
     fset(pl, 8, 0, 8, 65)
     check(reg(0x200A, pl, True)[0] == 7, 'SFD 65 records -> bad parameter')
-    check(sfmr(1, 4096)[0] == 0 and (MAC_C, 4096) not in sfd_dump(q),
-          'SFMR destroy flushes the vFID\'s entries')
-
-    # SFDF
-    p = bytearray(0x14)
-    fset(p, 4, 28, 4, 0)
-    est, _ = reg(0x2013, p, True)
-    check(est == 0 and len(sfd_dump(q)) == 2, 'SFDF all, dynamic only: '
-          'static entries stay')
-    fset(p, 4, 24, 1, 1)
-    est, _ = reg(0x2013, p, True)
-    check(est == 0 and sfd_dump(q) == {}, 'SFDF all with static: empty')
-    fset(p, 4, 28, 4, 4)
-    check(reg(0x2013, p, True)[0] == 7, 'SFDF per LAG -> bad parameter')
 
     # Ageing of a dynamic entry
     sfd_write(q, 1, [(MAC_B, 1, 2, 3)])
@@ -870,27 +1094,95 @@ def l2_main():
     check(sfd_dump(q) == {} and recs == [(7, MAC_B, 1, 2)] and end == 1,
           'aged out after 10 s, SFN AGED_OUT_MAC %s' % recs)
 
-    # Learning and forwarding: flood table 0 = ports 1-3, learning on 1, 2
+    # HTGT / HPKT, and a CPU path: FDB_MC -> group 1 -> RDQ 0x14
+    def htgt(group, rdq, mirror=0, agent=0, pide=0):
+        p = bytearray(0x20)
+        fset(p, 0, 0, 8, group)
+        fset(p, 4, 15, 1, pide)
+        fset(p, 8, 8, 2, mirror)
+        fset(p, 8, 0, 3, agent)
+        fset(p, 0x10, 0, 6, rdq)
+        return reg(0x7002, p, True)[0]
+
+    check(htgt(1, 0x14, mirror=1) == 7 and htgt(1, 0x14, agent=2) == 7,
+          'HTGT mirror_action / mirroring_agent (Spectrum-only) -> bad '
+          'parameter')
+    check(htgt(1, 0x14, pide=1) == 7, 'HTGT pide 1 (no policers) -> bad '
+          'parameter')
+    check(htgt(1, 0x14) == 0, 'HTGT group 1 -> RDQ 0x14')
+    p = bytearray(0x10)
+    fset(p, 0, 20, 3, 1)
+    fset(p, 0, 12, 6, 1)
+    fset(p, 0, 0, 10, 0x01)
+    fset(p, 4, 16, 2, 2)
+    est, _ = reg(0x7003, p, True)
+    p = bytearray(0x10)
+    fset(p, 0, 0, 10, 0x01)
+    est2, out = reg(0x7003, p, False)
+    check(est == 0 and est2 == 0 and fget(out, 0, 12, 6) == 1 and
+          fget(out, 4, 16, 2) == 0,
+          'HPKT FDB_MC with ctrl 2 accepted (ignored), ctrl reads 0')
+    st, out = exec_cmd(q, 0x003)
+    num_sdq = fget(out, 0, 0, 8)
+    cqn, rdqn = num_sdq + 0x14, 0x14
+    r = Rings(q)
+    q.mem_write(CQ_BASE + cqn * AQ, bytes.fromhex('00' * 12 + '00000001') *
+                2048)
+    m = bytearray(4096)
+    fset(m, 0, 24, 1, 1)
+    fset(m, 0, 0, 4, 11)
+    for i in range(8):
+        struct.pack_into('>Q', m, 0x10 + 8 * i, CQ_BASE + cqn * AQ + i * 4096)
+    st1, _ = exec_cmd(q, 0x016, in_mod=cqn, in_mbox=m)
+    r.db(0x400, cqn, 2048)
+    m = bytearray(4096)
+    fset(m, 0, 24, 8, cqn)
+    fset(m, 0, 0, 6, 3)
+    for i in range(8):
+        struct.pack_into('>Q', m, 0x10 + 8 * i, RDQ_BASE + rdqn * AQ + i * 4096)
+    st2, _ = exec_cmd(q, 0x201, opmod=1, in_mod=rdqn, in_mbox=m)
+    r.db(0x200, rdqn, 0)
+    r.rdq_post(rdqn, 4)
+    check(st1 == 0 and st2 == 0, 'CPU path: CQ %d and RDQ 0x14' % cqn)
+
+    def cpu_rx():
+        out = []
+        for c in r.cqe_poll(cqn):
+            f = q.mem_read(r.rdq_buf(rdqn, fget(c, 4, 16, 16)),
+                           fget(c, 4, 0, 14))
+            r.rdq_post(rdqn, 1)
+            out.append((fget(c, 0, 0, 16), fget(c, 8, 0, 10), bytes(f)))
+        return out
+
+    # Learning and forwarding.  VID table 0 floods broadcast, unknown
+    # unicast and IP multicast; single table 0 floods non-IP multicast.
     for lp in (1, 2, 3):
         p = lp_pl(0x10, lp)
         fset(p, 0, 8, 4, 1)
         fset(p, 4, 31, 1, 1)
         reg(0x5006, p, True)
-    sftr = bytearray(0x420)
-    fset(sftr, 4, 16, 3, 2)
-    for lp in (1, 2, 3):
-        sftr[0x20 + 31 - lp // 8] |= 1 << (lp % 8)
-        sftr[0x220 + 31 - lp // 8] |= 1 << (lp % 8)
-    check(reg(0x2012, sftr, True)[0] == 0, 'SFTR ports 1-3 into table 0')
-    for t in (0, 1, 5):
-        p = bytearray(0x14)
-        fset(p, 0, 0, 4, t)
-        fset(p, 4, 16, 3, 2)
-        reg(0x2011, p, True)
+    check(reg(0x2012, sftr_pl(0, VID_T, 1, 1, [1, 2, 3]), True)[0] == 0,
+          'SFTR VID table 0 entry 1 (VID 1) = ports 1-3')
+    ok = True
+    for t in (0, 1, 2, 3):
+        ok = ok and reg(0x2011, sfgc_pl(t, VID_T, 0), True)[0] == 0
+    ok = ok and reg(0x2011, sfgc_pl(5, SINGLE_T, 0, mid=0x1234),
+                    True)[0] == 0
+    est, out = reg(0x2011, sfgc_pl(5, 0, 0), False)
+    check(ok and est == 0 and fget(out, 4, 16, 3) == 2 and
+          fget(out, 8, 0, 16) == 0x1234,
+          'SFGC types 0-3 -> VID table 0, type 5 -> single table 0, mid '
+          'echoed')
     for lp in (1, 2):
         p = lp_pl(8, lp)
         fset(p, 4, 30, 2, 2)
         reg(0x2018, p, True)
+
+    def spms(lp, states):
+        p = lp_pl(0x404, lp)
+        for vid, st in states:
+            p[4 + (4095 - vid) // 4] |= st << ((vid % 4) * 2)
+        return reg(0x200D, p, True)[0]
 
     def inject(lp, frame):
         for sk, _ in socks:
@@ -913,6 +1205,12 @@ def l2_main():
         return got
 
     payload = struct.pack('>H', 0x0800) + bytes(range(46))
+    est, out = reg(0x200D, lp_pl(0x404, 1), False)
+    got = inject(1, b'\xff' * 6 + MAC_A + payload)
+    check(est == 0 and out[4:0x404] == b'\x55' * 0x400 and got == {},
+          'SPMS default: every VID discarding, nothing forwarded')
+    check([spms(lp, [(1, 3), (20, 3), (30, 3)]) for lp in (1, 2, 3)] ==
+          [0] * 3, 'SPMS ports 1-3 VIDs 1, 20, 30 forwarding')
     got = inject(1, b'\xff' * 6 + MAC_A + payload)
     check(sorted(got) == [2, 3] and got[2][:60] == b'\xff' * 6 + MAC_A +
           payload, 'broadcast from port 1 floods to ports 2 and 3 (%s)' %
@@ -926,13 +1224,80 @@ def l2_main():
     got = inject(3, MAC_A + MAC_C + payload)
     check(sorted(got) == [1] and (MAC_C, 1) not in sfd_dump(q),
           'port 3 (learning disabled) forwards but does not learn')
+    check(cpu_rx() == [], 'the CPU is in no flood set: it got nothing')
+
+    # SFD TRAP: unicast to the CPU only, whatever floods would do
+    got = inject(2, MAC_T + MAC_B + payload)
+    check(sorted(got) == [1, 3], 'unknown unicast floods to ports 1 and 3 '
+          '(%s)' % sorted(got))
+    est, n = sfd_write(q, 1, [(MAC_T, 1, 0, 0, 2)])
+    got = inject(2, MAC_T + MAC_B + payload)
+    rx = cpu_rx()
+    check(est == 0 and n == 1 and got == {} and len(rx) == 1 and
+          rx[0][:2] == (2, 0x01) and rx[0][2][:6] == MAC_T,
+          'SFD TRAP entry: unicast to the CPU only, trap FDB_MC, from '
+          'port 2 (%s, %s)' % (sorted(got), [x[:2] for x in rx]))
+    sfd_write(q, 2, [(MAC_T, 1, 0)])
+
+    # Flood classification: single table, unconfigured types, SGCR.llb
+    nonip = bytes.fromhex('030000000001') + MAC_A + b'\x88\xb5' + bytes(46)
+    got = inject(1, nonip)
+    check(sorted(got) == [2, 3], 'non-IP multicast -> single table 0 = '
+          'ports 2, 3 (%s)' % sorted(got))
+    got = inject(3, nonip)
+    check(sorted(got) == [2], 'single table: not back to the ingress port '
+          '(%s)' % sorted(got))
+
+    def ip4(dst):
+        return (b'\x45\x00\x00\x2e' + bytes(4) + b'\x01\x11\x00\x00' +
+                bytes([10, 0, 0, 1]) + bytes(dst) + bytes(26))
+
+    mdns = bytes.fromhex('01005e0000fb') + MAC_A + b'\x08\x00' + \
+        ip4([224, 0, 0, 251])
+    mc1 = bytes.fromhex('01005e000105') + MAC_A + b'\x08\x00' + \
+        ip4([224, 0, 1, 5])
+    got1 = inject(1, mdns)
+    got2 = inject(1, mc1)
+    check(got1 == {} and sorted(got2) == [2, 3],
+          'SGCR.llb 0: 224.0.0.251 is type 6 (unconfigured: dropped), '
+          '224.0.1.5 type 2 floods (%s, %s)' % (sorted(got1), sorted(got2)))
+    p = bytearray(0x10)
+    fset(p, 4, 0, 1, 1)
+    est, _ = reg(0x2000, p, True)
+    got = inject(1, mdns)
+    check(est == 0 and sorted(got) == [2, 3],
+          'SGCR.llb 1: 224.0.0.251 flooded as broadcast (%s)' % sorted(got))
+    v6 = b'\x86\xdd' + b'\x60' + bytes(45)
+    got1 = inject(1, bytes.fromhex('333300000001') + MAC_A + v6)
+    got2 = inject(1, bytes.fromhex('3333ff000001') + MAC_A + v6)
+    check(got1 == {} and sorted(got2) == [2, 3],
+          'IPv6 all-hosts is type 7 (unconfigured: dropped), other IPv6 '
+          'multicast type 3 floods (%s, %s)' % (sorted(got1), sorted(got2)))
+
+    # VID tables: two VIDs with different flood memberships
+    for lp in (1, 2, 3):
+        spvm(lp, [(20, 6), (30, 6)])
+    reg(0x2012, sftr_pl(0, VID_T, 20, 1, [1, 2]), True)
+    reg(0x2012, sftr_pl(0, VID_T, 30, 1, [1, 3]), True)
+
+    def tagged(vid, src=MAC_A):
+        return b'\xff' * 6 + src + b'\x81\x00' + struct.pack('>H', vid) + \
+            payload
+
+    got20 = inject(1, tagged(20))
+    got30 = inject(1, tagged(30))
+    check(sorted(got20) == [2] and got20[2][12:16] == b'\x81\x00\x00\x14' and
+          sorted(got30) == [3] and got30[3][12:16] == b'\x81\x00\x00\x1e',
+          'VID 20 floods to port 2 only, VID 30 to port 3 only, tagged '
+          '(%s, %s)' % (sorted(got20), sorted(got30)))
+    got = inject(2, tagged(20, MAC_B))
+    check(sorted(got) == [1], 'VID 20 from port 2 reaches port 1, not 3 '
+          '(%s)' % sorted(got))
+
+    # VLAN membership, tagging and STP, all VID 1
     got = inject(1, b'\xff' * 6 + MAC_A + b'\x81\x00\x00\x64' + payload)
     check(got == {}, 'tagged VID 100 frame on a non-member port dropped')
-    p = lp_pl(0x400, 3)
-    fset(p, 0, 0, 8, 1)
-    fset(p, 4, 0, 12, 1)
-    fset(p, 4, 12, 3, 6)
-    reg(0x200F, p, True)
+    spvm(3, [(1, 6)])
     got = inject(1, b'\xff' * 6 + MAC_A + payload)
     check(sorted(got) == [2, 3] and got[3][12:16] == b'\x81\x00\x00\x01'
           and got[2][12:14] == b'\x08\x00',
@@ -946,50 +1311,20 @@ def l2_main():
     got = inject(1, b'\xff' * 6 + MAC_A + payload)
     check(sorted(got) == [3], 'port 2 STP discarding for VID 1: not sent')
 
-    # Virtual mode: port 1 VID 1 and port 2 VID 5 (tagged) share a vFID
-    # flooded through a FID_OFFSET table
-    sfmr(0, 4100, 7)
-    svfa(1, 1, 4100)
-    svfa(2, 5, 4100)
-    svfa(2, 6, 4100)
-    for lp in (1, 2):
-        p = lp_pl(4, lp)
-        fset(p, 0, 8, 1, 1)
-        reg(0x201E, p, True)
-    p = lp_pl(0x400, 2)
-    fset(p, 0, 0, 8, 2)
-    fset(p, 4, 0, 12, 5)
-    fset(p, 4, 12, 3, 6)
-    fset(p, 8, 0, 12, 6)
-    fset(p, 8, 12, 3, 6)
-    reg(0x200F, p, True)
-    sftr = bytearray(0x420)
-    fset(sftr, 0, 16, 6, 1)
-    fset(sftr, 0, 0, 16, 7)
-    fset(sftr, 4, 16, 3, 3)
-    for lp in (1, 2, 3):
-        sftr[0x20 + 31 - lp // 8] |= 1 << (lp % 8)
-        sftr[0x220 + 31 - lp // 8] |= 1 << (lp % 8)
-    reg(0x2012, sftr, True)
-    for t in (0, 1, 5):
-        p = bytearray(0x14)
-        fset(p, 0, 0, 4, t)
-        fset(p, 4, 24, 3, 1)
-        fset(p, 4, 16, 3, 3)
-        fset(p, 4, 0, 6, 1)
-        reg(0x2011, p, True)
-    got = inject(1, b'\xff' * 6 + MAC_A + payload)
-    check(sorted(got) == [2] and got[2][12:16] == b'\x81\x00\x00\x05',
-          'vFID flood: port 1 untagged -> port 2 with its lowest VID 5 '
-          '(%s)' % sorted(got))
-    got = inject(2, MAC_A + MAC_B + b'\x81\x00\x00\x06' + payload)
-    check(sorted(got) == [1] and got[1][12:14] == b'\x08\x00',
-          'vFID unicast: port 2 VID 6 -> learned MAC on port 1, untagged')
-    got = inject(2, MAC_A + MAC_B + b'\x81\x00\x00\x07' + payload)
-    check(got == {}, 'virtual mode: {port, VID} without a mapping dropped')
-    got = inject(3, b'\xff' * 6 + MAC_C + payload)
-    check(got == {}, 'FID 1 frame not sent to virtual mode ports without '
-          'a mapping to FID 1')
+    # A new flood-table layout starts the tables over
+    check(profile(1, 3, swids=((0, 2), (1, 1))) == 0,
+          'CONFIG_PROFILE adds swid 1 (InfiniBand)')
+    est, out = reg(0x2011, sfgc_pl(0, 0, 0), False)
+    est2, out2 = reg(0x2012, sftr_pl(0, VID_T, 1), False)
+    check(est == 0 and fget(out, 4, 16, 3) == 0 and est2 == 0 and
+          sftr_ports(out2) == [] and
+          reg(0x2012, sftr_pl(1, VID_T, 1), False)[0] == 7 and
+          reg(0x2012, sftr_pl(1, VID_T, 1, swid=1), False)[0] == 0 and
+          [reg(0x2012, sftr_pl(2, VID_T, 1, swid=w), False)[0]
+           for w in (0, 1)] == [7, 7] and
+          reg(0x2012, sftr_pl(0, SINGLE_T), False)[0] == 7,
+          'new layout: SFGC and tables cleared; 3 VID tables over 2 swids: '
+          '0 -> swid 0, 1 -> swid 1, 2 -> none; 1 single table -> none')
     q.quit()
 
 
