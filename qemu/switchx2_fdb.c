@@ -394,6 +394,13 @@ static bool sx2_sfd_rec_ok(SwitchX2State *s, unsigned op, const uint8_t *rec,
                       "is reserved\n", idx, action);
         return false;
     }
+    if (policy == SX2_SFD_POLICY_DYNAMIC && action != SX2_SFD_ACTION_NOP) {
+        /* reg.h, sfd_rec_action: dynamic entries only forward */
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: dynamic "
+                      "entry with action %u: dynamic entries can only "
+                      "have action NOP\n", idx, action);
+        return false;
+    }
     *lp = sx2_local_port_of_system_port(s, sys);
     if (*lp < 0) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: system "

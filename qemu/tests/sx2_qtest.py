@@ -1078,6 +1078,10 @@ def l2_main():
           'SFD action MIRROR_TO_CPU / FORWARD_IP_ROUTER -> stops, num_rec 1')
     check(sfd_one(action=5) == (0, 1, False),
           'SFD action 5 (reserved) -> stops, num_rec 1')
+    check(sfd_one(policy=3, action=2) == (0, 1, False) and
+          sfd_one(policy=3, action=15) == (0, 1, False),
+          'SFD dynamic entry with action TRAP / DISCARD_ERROR -> stops, '
+          'num_rec 1')
     check(sfd_one(sys_port=77) == (0, 1, False),
           'SFD system port mapping to no port -> stops, num_rec 1')
     pl = bytearray(0x410)
