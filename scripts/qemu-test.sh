@@ -55,6 +55,13 @@ grep -Eq "$BAD_KERNEL_LOG" "$console.txt" && clean=1
 harness_check "harness: kernel log has no oops, panic, BUG, WARNING or KASAN report" "$clean" \
 	"$(grep -Em3 "$BAD_KERNEL_LOG" "$console.txt" | tr '\n' ' ')"
 
+# The model refuses, with an EMAD error status, every register value the
+# silicon does not support: a driver that uses only what SwitchX-2 has
+# never sees one.
+refused=$(grep -c 'reg access failed' "$console.txt" || true)
+harness_check "harness: the device refused no register access" "$((refused > 0))" \
+	"$refused refused: $(grep -m3 'reg access failed' "$console.txt" | tr '\n' ' ')"
+
 # The model's qtest drives the device with no guest kernel, including
 # malformed input; its "ok"/"FAIL" lines become TAP lines.
 qtest_rc=0
