@@ -202,12 +202,6 @@ sx_bridge_destroy() {
 	return 0
 }
 
-# The ASIC's FDB, read back through SFD by the driver: "MAC FID SYSPORT
-# static|dynamic" per line.
-sx_asic_fdb() {
-	cat "/sys/kernel/debug/$SX_DRIVER/$(sx_pci_addr)/fdb"
-}
-
 # Packets the CPU received from (RX) or sent to (TX) a port: IFLA
 # offload stats, CPU_HIT group.
 sx_cpu_hit() {
@@ -247,28 +241,46 @@ sx_stats_settle() {
 	sleep 3
 }
 
-sx_asic_fdb_file() {
-	echo "/sys/kernel/debug/$SX_DRIVER/$(sx_pci_addr)/fdb"
+# An address no host owns, on the hosts' shared subnet.
+SX_PROBE_IP=198.51.100.250
+
+# sx_probe FROM MAC COUNT: send COUNT unicast frames from host hFROM to
+# MAC and print how many frames each of hosts 1..SX_WIRED received
+# meanwhile ("d1 d2 d3 d4"). Which hosts got them tells what the ASIC's
+# FDB says about MAC: one port (an entry), or all of the flood domain
+# (no entry). MAC must be no host's own address, or replies would count.
+sx_probe() {
+	ip -n "h$1" neigh replace "$SX_PROBE_IP" lladdr "$2" dev eth0
+	before=""
+	for n in $(seq 1 "$SX_WIRED"); do
+		before="$before $(host_stat "$n" rx_packets)"
+	done
+	sx_ping "$1" "$SX_PROBE_IP" "$3"
+	sleep 0.5
+	ip -n "h$1" neigh del "$SX_PROBE_IP" dev eth0
+	n=1
+	out=""
+	for b in $before; do
+		out="$out $(($(host_stat "$n" rx_packets) - b))"
+		n=$((n + 1))
+	done
+	echo $out
 }
 
-# sx_asic_has MAC [static|dynamic]: the ASIC FDB holds MAC (status 2 when
-# the dump cannot be read, so that a missing dump never passes a test).
-sx_asic_has() {
-	f=$(sx_asic_fdb_file)
-	[ -r "$f" ] || return 2
-	grep -qi "^$1 .*${2:-}" "$f"
-}
-
-sx_asic_lacks() {
-	sx_asic_has "$1"
-	[ $? -eq 1 ]
-}
-
-# sx_asic_count PATTERN: ASIC FDB lines matching an extended regex
-sx_asic_count() {
-	f=$(sx_asic_fdb_file)
-	[ -r "$f" ] || { echo "unreadable"; return 1; }
-	grep -Eci "$1" "$f"
+# sx_probe_to FROM MAC COUNT N: the probe's frames reached host hN and no
+# other host (status 1 otherwise; the deltas are printed either way).
+sx_probe_to() {
+	d=$(sx_probe "$1" "$2" "$3")
+	echo "$d"
+	n=1
+	for x in $d; do
+		if [ "$n" = "$4" ]; then
+			[ "$x" -ge "$3" ] || return 1
+		elif [ "$n" != "$1" ]; then
+			[ "$x" -le 1 ] || return 1
+		fi
+		n=$((n + 1))
+	done
 }
 
 # sx_br_offloaded BRIDGE MAC DEV: the bridge lists MAC on DEV as offloaded

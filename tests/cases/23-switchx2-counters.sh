@@ -8,8 +8,10 @@ sx_host_setup 1 || not_ok "switchx2: set up host h1 on p1"
 swp=$(sx_port 1)
 wait_carrier "$swp" 10 1
 
+# The IEEE 802.3 MAC counters of PPCNT, as ethtool's standard statistics.
 hw_counter() {
-	ethtool -S "$swp" | sed -n "s/^[[:space:]]*$1: \([0-9]*\)$/\1/p"
+	ethtool -S "$swp" --groups eth-mac |
+		sed -n "s/^[[:space:]]*eth-mac-$1: \([0-9]*\)$/\1/p"
 }
 
 stat() {
@@ -22,8 +24,8 @@ settle() {
 }
 
 settle
-hw_rx0=$(hw_counter a_frames_received_ok)
-hw_tx0=$(hw_counter a_frames_transmitted_ok)
+hw_rx0=$(hw_counter FramesReceivedOK)
+hw_tx0=$(hw_counter FramesTransmittedOK)
 rx0=$(stat rx_packets)
 tx0=$(stat tx_packets)
 
@@ -31,8 +33,8 @@ ip netns exec h1 ping -q -c "$FRAMES" -i 0.05 -W 2 "$(sx_swp_ip 1)" >/dev/null 2
 	not_ok "switchx2: h1 pings $swp for the counter test"
 settle
 
-hw_rx1=$(hw_counter a_frames_received_ok)
-hw_tx1=$(hw_counter a_frames_transmitted_ok)
+hw_rx1=$(hw_counter FramesReceivedOK)
+hw_tx1=$(hw_counter FramesTransmittedOK)
 rx1=$(stat rx_packets)
 tx1=$(stat tx_packets)
 
@@ -45,7 +47,7 @@ grew() {
 	fi
 }
 
-grew "switchx2: PPCNT a_frames_received_ok on $swp grew by the frames sent" "$hw_rx0" "$hw_rx1"
-grew "switchx2: PPCNT a_frames_transmitted_ok on $swp grew by the replies" "$hw_tx0" "$hw_tx1"
+grew "switchx2: eth-mac FramesReceivedOK (PPCNT) on $swp grew by the frames sent" "$hw_rx0" "$hw_rx1"
+grew "switchx2: eth-mac FramesTransmittedOK (PPCNT) on $swp grew by the replies" "$hw_tx0" "$hw_tx1"
 grew "switchx2: ip -s link rx_packets on $swp grew" "$rx0" "$rx1"
 grew "switchx2: ip -s link tx_packets on $swp grew" "$tx0" "$tx1"

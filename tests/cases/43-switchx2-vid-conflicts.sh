@@ -1,0 +1,64 @@
+#!/bin/sh
+# SwitchX-2 has one VID space for everything: combinations it cannot
+# express without leaking frames between ports are refused, with a
+# message that says why; the driver's reserved VIDs are refused too.
+. /tests/lib.sh
+
+sx_l2_hosts_setup || not_ok "switchx2: set up hosts on the shared subnet"
+swp1=$(sx_port 1)
+swp3=$(sx_port 3)
+sx_bridge_create br1 1 3 4 || not_ok "switchx2: create VLAN-aware br1 with p3 and p4"
+bridge vlan add vid 10 dev "$swp3"
+
+# refused DESCRIPTION PATTERN COMMAND...: COMMAND fails and says PATTERN
+refused() {
+	desc=$1
+	pat=$2
+	shift 2
+	if out=$("$@" 2>&1); then
+		not_ok "$desc" "command succeeded: $*"
+	elif echo "$out" | grep -qi "$pat"; then
+		ok "$desc"
+	else
+		not_ok "$desc" "refused without saying '$pat': $out"
+	fi
+}
+
+# A VLAN upper's VID used by the VLAN-aware bridge: the 8021q code adds
+# the VID before there is an extack, the reason goes to the kernel log.
+dmesg -c >/dev/null
+if ip link add link "$swp1" name "$swp1.10" type vlan id 10 2>/dev/null; then
+	not_ok "switchx2: VLAN upper $swp1.10 refused: VID 10 is br1's"
+	ip link del "$swp1.10"
+elif dmesg | grep -q "VID 10 is used by the VLAN-aware bridge"; then
+	ok "switchx2: VLAN upper $swp1.10 refused: VID 10 is br1's (kernel log says so)"
+else
+	not_ok "switchx2: VLAN upper $swp1.10 refused: VID 10 is br1's" "$(dmesg | tail -3)"
+fi
+
+check "switchx2: VLAN upper $swp1.30 (a VID br1 does not use)" \
+	ip link add link "$swp1" name "$swp1.30" type vlan id 30
+refused "switchx2: bridge VLAN 30 refused while $swp1.30 exists" "VLAN upper" \
+	bridge vlan add vid 30 dev "$swp3"
+ip link del "$swp1.30"
+check "switchx2: bridge VLAN 30 accepted once $swp1.30 is gone" \
+	bridge vlan add vid 30 dev "$swp3"
+
+refused "switchx2: bridge VLAN 4040 refused (reserved)" "reserved" \
+	bridge vlan add vid 4040 dev "$swp3"
+dmesg -c >/dev/null
+if ip link add link "$swp1" name "$swp1.4040" type vlan id 4040 2>/dev/null; then
+	not_ok "switchx2: VLAN upper with reserved VID 4040 refused"
+	ip link del "$swp1.4040"
+elif dmesg | grep -q "VID 4040 is reserved"; then
+	ok "switchx2: VLAN upper with reserved VID 4040 refused (kernel log says so)"
+else
+	not_ok "switchx2: VLAN upper with reserved VID 4040 refused" "$(dmesg | tail -3)"
+fi
+
+refused "switchx2: a second VLAN-aware bridge refused" "one VLAN-aware bridge" \
+	sh -c "ip link add br2 type bridge vlan_filtering 1 && ip link set $swp1 master br2"
+ip link del br2 2>/dev/null
+refused "switchx2: turning VLAN filtering off on br1 refused" "VLAN filtering" \
+	ip link set br1 type bridge vlan_filtering 0
+sx_bridge_destroy br1
