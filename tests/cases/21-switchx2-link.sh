@@ -24,22 +24,6 @@ if echo "$settings" | grep -q "Speed: 40000Mb/s" &&
 else
 	not_ok "switchx2: ethtool $swp reports a 40G link" "$settings"
 fi
-# Each PTYS protocol is its own ethtool link mode, and pause frames,
-# which the driver cannot configure, are not advertised.
-modes=$(echo "$settings" | sed -n '/Supported link modes:/,/Supported pause/p')
-for m in 10000baseCR/Full 10000baseSR/Full 10000baseLR/Full 40000baseCR4/Full; do
-	if echo "$modes" | grep -q "$m"; then
-		ok "switchx2: ethtool $swp lists $m among the supported link modes"
-	else
-		not_ok "switchx2: ethtool $swp lists $m among the supported link modes" "$modes"
-	fi
-done
-if echo "$settings" | grep -q "Supported pause frame use: No"; then
-	ok "switchx2: ethtool $swp does not claim pause frame support"
-else
-	not_ok "switchx2: ethtool $swp does not claim pause frame support" \
-		"$(echo "$settings" | grep -i pause)"
-fi
 ip link set "$swp" down
 if wait_carrier eth0 10 0 h1; then
 	ok "switchx2: admin down on p1 takes h1's carrier down"

@@ -1,18 +1,13 @@
 #!/bin/sh
-# SwitchX-2: hardware counters (PPCNT) and the netdev statistics built on
-# them count the frames that really crossed the port.
+# SwitchX-2: the netdev statistics, built on the port counters (PPCNT),
+# count the frames that really crossed the port. (Both this driver and
+# Debian 5.10's report them; the ethtool groups are in 25.)
 . /tests/lib.sh
 
 FRAMES=20
 sx_host_setup 1 || not_ok "switchx2: set up host h1 on p1"
 swp=$(sx_port 1)
 wait_carrier "$swp" 10 1
-
-# The IEEE 802.3 MAC counters of PPCNT, as ethtool's standard statistics.
-hw_counter() {
-	ethtool -S "$swp" --groups eth-mac |
-		sed -n "s/^[[:space:]]*eth-mac-$1: \([0-9]*\)$/\1/p"
-}
 
 stat() {
 	cat "/sys/class/net/$swp/statistics/$1"
@@ -24,8 +19,6 @@ settle() {
 }
 
 settle
-hw_rx0=$(hw_counter FramesReceivedOK)
-hw_tx0=$(hw_counter FramesTransmittedOK)
 rx0=$(stat rx_packets)
 tx0=$(stat tx_packets)
 
@@ -33,8 +26,6 @@ ip netns exec h1 ping -q -c "$FRAMES" -i 0.05 -W 2 "$(sx_swp_ip 1)" >/dev/null 2
 	not_ok "switchx2: h1 pings $swp for the counter test"
 settle
 
-hw_rx1=$(hw_counter FramesReceivedOK)
-hw_tx1=$(hw_counter FramesTransmittedOK)
 rx1=$(stat rx_packets)
 tx1=$(stat tx_packets)
 
@@ -47,7 +38,5 @@ grew() {
 	fi
 }
 
-grew "switchx2: eth-mac FramesReceivedOK (PPCNT) on $swp grew by the frames sent" "$hw_rx0" "$hw_rx1"
-grew "switchx2: eth-mac FramesTransmittedOK (PPCNT) on $swp grew by the replies" "$hw_tx0" "$hw_tx1"
 grew "switchx2: ip -s link rx_packets on $swp grew" "$rx0" "$rx1"
 grew "switchx2: ip -s link tx_packets on $swp grew" "$tx0" "$tx1"
