@@ -28,10 +28,10 @@ else
 fi
 
 # std_stat GROUP NAME: a counter of an ethtool standard statistics group
-# (histogram buckets are printed with an rx- or tx- prefix)
+# (histogram buckets are printed with an rx- prefix: rx-rmon-...)
 std_stat() {
 	ethtool -S "$swp" --groups "$1" |
-		sed -n "s/^[[:space:]]*$1-\(rx-\)\{0,1\}$2: \([0-9]*\)$/\2/p"
+		sed -n "s/^[[:space:]]*\(rx-\)\{0,1\}$1-$2: \([0-9]*\)$/\2/p"
 }
 
 sleep 1
