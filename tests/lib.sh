@@ -294,6 +294,35 @@ sx_br_lacks() {
 	! echo "$out" | grep -qi "^$2 "
 }
 
+# sx_probe_floods FROM MAC COUNT N: the probe's frames reached host hN,
+# i.e. the ASIC has no entry for MAC and floods it (hN being a port in
+# the flood domain other than MAC's). Prints the per-host deltas.
+sx_probe_floods() {
+	d=$(sx_probe "$1" "$2" "$3")
+	echo "$d"
+	[ "$(echo "$d" | cut -d' ' -f"$4")" -ge "$3" ]
+}
+
+# sx_host_vlan_add N VID ADDRESS/PREFIX: a VLAN interface eth0.VID on hN
+sx_host_vlan_add() {
+	ip -n "h$1" link add link eth0 name "eth0.$2" type vlan id "$2" &&
+		ip -n "h$1" addr add "$3" dev "eth0.$2" &&
+		ip -n "h$1" link set "eth0.$2" up
+}
+
+sx_host_vlan_del() {
+	ip -n "h$1" link del "eth0.$2"
+}
+
+# grew DESCRIPTION BEFORE AFTER MIN: a counter grew by at least MIN
+grew() {
+	if [ -n "$2" ] && [ -n "$3" ] && [ $(($3 - $2)) -ge "$4" ]; then
+		ok "$1 (+$(($3 - $2)))"
+	else
+		not_ok "$1" "before '$2', after '$3', expected growth >= $4"
+	fi
+}
+
 # Milliseconds since boot (10 ms resolution)
 now_ms() {
 	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime

@@ -30,9 +30,7 @@ aged() {
 	! sx_br_offloaded br0 "$mac" "$(sx_port 1)"
 }
 wait_for $((3 * AGEING)) aged
-d=$(sx_probe 2 "$mac" 5)
-set -- $d
-if [ "$3" -ge 5 ]; then
+if d=$(sx_probe_floods 2 "$mac" 5 3); then
 	ok "switchx2: h1's MAC aged out of the ASIC: frames to it flood ($d)"
 else
 	not_ok "switchx2: h1's MAC aged out of the ASIC: frames to it flood" "per host: $d"

@@ -20,9 +20,7 @@ bridge vlan add vid 20 dev "$swp3" pvid untagged
 bridge vlan add vid 30 dev "$swp2"
 bridge vlan add vid 30 dev "$swp4"
 for n in 2 4; do
-	ip -n "h$n" link add link eth0 name eth0.30 type vlan id 30
-	ip -n "h$n" addr add "198.51.101.$n/24" dev eth0.30
-	ip -n "h$n" link set eth0.30 up
+	sx_host_vlan_add "$n" 30 "198.51.101.$n/24"
 done
 
 sx_stats_settle
@@ -69,6 +67,6 @@ else
 fi
 
 for n in 2 4; do
-	ip -n "h$n" link del eth0.30
+	sx_host_vlan_del "$n" 30
 done
 sx_bridge_destroy br1

@@ -45,21 +45,14 @@ t0=$(now_ms)
 check "switchx2: bridge -batch removes the $N entries" bridge -batch /tmp/fdb-del
 # Removals are not acknowledged to the bridge: watch the last one's effect.
 last=$PREFIX:03:e7
-removed() {
-	d=$(sx_probe 1 "$last" 2)
-	set -- $d
-	[ "$3" -ge 2 ]
-}
-if wait_for 120 removed; then
+if wait_for 120 sx_probe_floods 1 "$last" 2 3; then
 	echo "# static FDB removal: $N entries in $(($(now_ms) - t0)) ms"
 	ok "switchx2: once removed, the last MAC is unknown and floods again"
 else
 	not_ok "switchx2: once removed, the last MAC is unknown and floods again" \
 		"per host: $(sx_probe 1 "$last" 2)"
 fi
-d=$(sx_probe 1 "$PREFIX:00:00" $FRAMES)
-set -- $d
-if [ "$3" -ge $FRAMES ]; then
+if d=$(sx_probe_floods 1 "$PREFIX:00:00" $FRAMES 3); then
 	ok "switchx2: the first MAC floods again too ($d)"
 else
 	not_ok "switchx2: the first MAC floods again too" "per host: $d"

@@ -43,9 +43,7 @@ else
 	not_ok "switchx2: the first entry is still in the ASIC" "per host: $d"
 fi
 last=$(printf '%s:%02x:%02x' $PREFIX $(((N - 1) / 256)) $(((N - 1) % 256)))
-d=$(sx_probe 1 "$last" 5)
-set -- $d
-if [ "$3" -ge 5 ]; then
+if d=$(sx_probe_floods 1 "$last" 5 3); then
 	ok "switchx2: a refused entry is not in the ASIC: frames to it flood ($d)"
 else
 	not_ok "switchx2: a refused entry is not in the ASIC" "per host: $d"
@@ -53,12 +51,7 @@ fi
 check "switchx2: h1 still pings h2 with the FDB full" sx_ping 1 "$(sx_l2_ip 2)"
 
 bridge -batch /tmp/fdb-del
-first_floods() {
-	d=$(sx_probe 1 "$PREFIX:00:00" 2)
-	set -- $d
-	[ "$3" -ge 2 ]
-}
-if wait_for 120 first_floods; then
+if wait_for 120 sx_probe_floods 1 "$PREFIX:00:00" 2 3; then
 	ok "switchx2: entries removed from the full ASIC FDB"
 else
 	not_ok "switchx2: entries removed from the full ASIC FDB" \

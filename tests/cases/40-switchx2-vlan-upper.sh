@@ -35,9 +35,7 @@ ip addr flush dev "$swp3"
 
 # A software bridge of two VLAN uppers of standalone ports
 for n in 1 2; do
-	ip -n "h$n" link add link eth0 name eth0.10 type vlan id 10
-	ip -n "h$n" addr add "198.51.102.$n/24" dev eth0.10
-	ip -n "h$n" link set eth0.10 up
+	sx_host_vlan_add "$n" 10 "198.51.102.$n/24"
 done
 ip link add br3 type bridge
 echo 1 >/proc/sys/net/ipv6/conf/br3/disable_ipv6
@@ -58,5 +56,5 @@ for swp in $swp1 $swp2; do
 	ip link del "$swp.10"
 done
 for n in 1 2; do
-	ip -n "h$n" link del eth0.10
+	sx_host_vlan_del "$n" 10
 done

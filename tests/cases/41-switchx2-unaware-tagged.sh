@@ -12,9 +12,7 @@ sx_bridge_create br0 0 1 2 || not_ok "switchx2: create br0 with p1 and p2"
 swp1=$(sx_port 1)
 swp2=$(sx_port 2)
 for n in 1 2; do
-	ip -n "h$n" link add link eth0 name eth0.50 type vlan id 50
-	ip -n "h$n" addr add "198.51.103.$n/24" dev eth0.50
-	ip -n "h$n" link set eth0.50 up
+	sx_host_vlan_add "$n" 50 "198.51.103.$n/24"
 done
 
 sx_stats_settle
@@ -36,6 +34,6 @@ fi
 check "switchx2: untagged traffic still switched in br0" sx_ping 1 "$(sx_l2_ip 2)"
 
 for n in 1 2; do
-	ip -n "h$n" link del eth0.50
+	sx_host_vlan_del "$n" 50
 done
 sx_bridge_destroy br0

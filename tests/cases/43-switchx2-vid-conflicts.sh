@@ -24,17 +24,23 @@ refused() {
 	fi
 }
 
-# A VLAN upper's VID used by the VLAN-aware bridge: the 8021q code adds
-# the VID before there is an extack, the reason goes to the kernel log.
-dmesg -c >/dev/null
-if ip link add link "$swp1" name "$swp1.10" type vlan id 10 2>/dev/null; then
-	not_ok "switchx2: VLAN upper $swp1.10 refused: VID 10 is br1's"
-	ip link del "$swp1.10"
-elif dmesg | grep -q "VID 10 is used by the VLAN-aware bridge"; then
-	ok "switchx2: VLAN upper $swp1.10 refused: VID 10 is br1's (kernel log says so)"
-else
-	not_ok "switchx2: VLAN upper $swp1.10 refused: VID 10 is br1's" "$(dmesg | tail -3)"
-fi
+# upper_refused DESCRIPTION VID PATTERN: a VLAN upper of p1 with VID is
+# refused and the kernel log says PATTERN (the 8021q code adds the VID
+# to the port before there is an extack to report through)
+upper_refused() {
+	dmesg -c >/dev/null
+	if ip link add link "$swp1" name "$swp1.$2" type vlan id "$2" 2>/dev/null; then
+		not_ok "$1" "the upper was created"
+		ip link del "$swp1.$2"
+	elif dmesg | grep -q "$3"; then
+		ok "$1 (kernel log says so)"
+	else
+		not_ok "$1" "$(dmesg | tail -3)"
+	fi
+}
+
+upper_refused "switchx2: VLAN upper $swp1.10 refused: VID 10 is br1's" 10 \
+	"VID 10 is used by the VLAN-aware bridge"
 
 check "switchx2: VLAN upper $swp1.30 (a VID br1 does not use)" \
 	ip link add link "$swp1" name "$swp1.30" type vlan id 30
@@ -46,15 +52,8 @@ check "switchx2: bridge VLAN 30 accepted once $swp1.30 is gone" \
 
 refused "switchx2: bridge VLAN 4040 refused (reserved)" "reserved" \
 	bridge vlan add vid 4040 dev "$swp3"
-dmesg -c >/dev/null
-if ip link add link "$swp1" name "$swp1.4040" type vlan id 4040 2>/dev/null; then
-	not_ok "switchx2: VLAN upper with reserved VID 4040 refused"
-	ip link del "$swp1.4040"
-elif dmesg | grep -q "VID 4040 is reserved"; then
-	ok "switchx2: VLAN upper with reserved VID 4040 refused (kernel log says so)"
-else
-	not_ok "switchx2: VLAN upper with reserved VID 4040 refused" "$(dmesg | tail -3)"
-fi
+upper_refused "switchx2: VLAN upper with reserved VID 4040 refused" 4040 \
+	"VID 4040 is reserved"
 
 refused "switchx2: a second VLAN-aware bridge refused" "one VLAN-aware bridge" \
 	sh -c "ip link add br2 type bridge vlan_filtering 1 && ip link set $swp1 master br2"
