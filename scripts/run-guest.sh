@@ -4,6 +4,8 @@
 #   run-guest.sh test          tests; console and TAP logs in build/logs/
 #   run-guest.sh cmd 'CMD'     run CMD in the guest, output on stdout
 #   run-guest.sh shell         interactive guest shell on this terminal
+# QEMU answers QMP on $LOGS/qmp.sock, and guest tests reach it through the
+# third serial port (/dev/ttyS2), relayed by scripts/host-agent.py.
 # Environment: GUEST_TIMEOUT (seconds, default 900) kills a hung guest;
 # QEMU_EXTRA adds QEMU arguments; KERNEL_OUT and INITRAMFS select another
 # kernel build (see scripts/test-linux-5.10.sh); LOGS another log folder;
@@ -48,6 +50,10 @@ make_harness_archive() {
 make_harness_archive
 topology_qemu_args
 
+QMP_SOCK=$LOGS/qmp.sock
+HOSTCTL_SOCK=$LOGS/hostctl.sock
+rm -f "$QMP_SOCK" "$HOSTCTL_SOCK"
+
 QEMU_ARGS=(
 	-M pc -accel tcg -smp 1 -m 1G
 	-L /usr/share/qemu -L /usr/share/seabios
@@ -59,14 +65,27 @@ QEMU_ARGS=(
 )
 # shellcheck disable=SC2206 # QEMU_EXTRA is meant to split into words.
 QEMU_ARGS+=(${QEMU_EXTRA:-})
+QEMU_ARGS+=(
+	-qmp "unix:$QMP_SOCK,server=on,wait=off"
+	-chardev "socket,id=hostctl,path=$HOSTCTL_SOCK,server=on,wait=off"
+)
+
+# The QMP relay for guest tests; it ends when QEMU closes its sockets.
+start_host_agent() {
+	python3 "$TOP/scripts/host-agent.py" "$QMP_SOCK" "$HOSTCTL_SOCK" \
+		"$LOGS/host-agent.log" 2>>"$LOGS/host-agent.log" &
+}
 
 case "$MODE" in
 test)
 	rm -f "$LOGS/console.log" "$LOGS/tap.log"
 	: >"$LOGS/tap.log"
+	: >"$LOGS/host-agent.log"
 	timeout -k 10 "$GUEST_TIMEOUT" "$QEMU" "${QEMU_ARGS[@]}" -display none -monitor none \
-		-serial "file:$LOGS/console.log" -serial "file:$LOGS/tap.log" &
+		-serial "file:$LOGS/console.log" -serial "file:$LOGS/tap.log" \
+		-serial chardev:hostctl &
 	qpid=$!
+	start_host_agent
 	# Stream the TAP as it comes; tail ends when QEMU does.
 	tail -n +1 -f --pid="$qpid" "$LOGS/tap.log" | tr -d '\r' &
 	tpid=$!
@@ -77,7 +96,9 @@ test)
 	exit "$rc"
 	;;
 *)
+	: >"$LOGS/host-agent.log"
+	start_host_agent
 	exec timeout --foreground -k 10 "$GUEST_TIMEOUT" "$QEMU" "${QEMU_ARGS[@]}" -nographic \
-		-serial mon:stdio -serial null
+		-serial mon:stdio -serial null -serial chardev:hostctl
 	;;
 esac

@@ -20,6 +20,9 @@ SX_HOST_MAC_PREFIX=52:54:00:bb:00
 # A small FDB (an SX1036 has 48K entries), so that the FDB-full test
 # fills it in seconds; it still takes the 1000 static entries test.
 SX_FDB_SIZE=1024
+# QOM names: the device is /machine/peripheral/$SX_ID for QMP.
+SX_ID=sx
+SX_BRIDGE_ID=sxbridge
 
 # Rocker's switch_id property is a u64 that its driver exposes in memory
 # (little-endian) order: reverse the bytes of the ID we want to see.
@@ -56,7 +59,12 @@ topology_qemu_args() {
 		)
 		sxports+=",port$i=sx$i"
 	done
-	QEMU_NET_ARGS+=(-device "switchx2,ports=$SX_PORTS,mac=$SX_BASE_MAC,fdb-size=$SX_FDB_SIZE$sxports")
+	# The switch sits behind a PCI bridge with a standard hot-plug
+	# controller, so that tests can unplug it (device_del) under load.
+	QEMU_NET_ARGS+=(
+		-device "pci-bridge,id=$SX_BRIDGE_ID,chassis_nr=1,shpc=on"
+		-device "switchx2,id=$SX_ID,bus=$SX_BRIDGE_ID,addr=1,ports=$SX_PORTS,mac=$SX_BASE_MAC,fdb-size=$SX_FDB_SIZE$sxports"
+	)
 }
 
 topology_guest_env() {
@@ -70,5 +78,6 @@ SX_SWITCH_ID=$(echo "$SX_BASE_MAC" | tr -d :)
 SX_HOST_MAC_PREFIX=$SX_HOST_MAC_PREFIX
 SX_PMTU_MAX=10000
 SX_FDB_SIZE=$SX_FDB_SIZE
+SX_ID=$SX_ID
 EOS
 }

@@ -50,6 +50,29 @@ check_eq() {
 	fi
 }
 
+# host_qmp JSON: run one QMP command in the QEMU this guest runs in and
+# print the reply (one line of JSON: {"return": ...} or {"error": ...}).
+# The host relays it (scripts/host-agent.py). Fails on an error reply or
+# when no reply comes within 30 s.
+HOSTCTL=/dev/ttyS2
+host_qmp() {
+	exec 9<>"$HOSTCTL"
+	printf '%s\n' "$1" >&9
+	reply=$(timeout 30 head -n 1 <&9)
+	exec 9>&-
+	echo "$reply"
+	case "$reply" in
+	'{"return"'*) return 0 ;;
+	*) return 1 ;;
+	esac
+}
+
+# sx_qom_set PROPERTY VALUE: set a property of the emulated SwitchX-2
+# (its fault injection knobs, for instance) from the host.
+sx_qom_set() {
+	host_qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"/machine/peripheral/$SX_ID\", \"property\": \"$1\", \"value\": $2}}" >/dev/null
+}
+
 load_switch_drivers() {
 	for drv in $SWITCH_DRIVERS; do
 		modprobe "$drv" || echo "harness: modprobe $drv failed" >&2
