@@ -508,7 +508,8 @@ uint8_t sx2_cmd_sw2hw_dq(SwitchX2State *s, unsigned opmod, uint32_t dqn,
                       "owned by hardware\n", sx2_dq_kind(opmod), dqn);
         return SX2_CMD_STATUS_BAD_RES_STATE;
     }
-    if ((1u << log2_pages) > SX2_AQ_MAX_PAGES || log2_pages > 3) {
+    /* The exponent is guest input: bound it before shifting by it */
+    if (log2_pages > SX2_LOG2_MAX_DQ_PAGES) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SW2HW_DQ: %s%u size 2^%u "
                       "pages unsupported\n", sx2_dq_kind(opmod), dqn,
                       log2_pages);

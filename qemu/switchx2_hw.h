@@ -86,6 +86,7 @@
  */
 #define SX2_PAGE_SIZE                   4096
 #define SX2_AQ_MAX_PAGES                8
+#define SX2_LOG2_MAX_DQ_PAGES           3       /* 2^3 = SX2_AQ_MAX_PAGES */
 #define SX2_NUM_SDQS                    4
 #define SX2_NUM_RDQS                    24
 #define SX2_NUM_CQS                     (SX2_NUM_SDQS + SX2_NUM_RDQS)
