@@ -50,7 +50,12 @@ void sx2_state_reset(SwitchX2State *s)
     sx2_dma_reset(s);
     sx2_reg_reset(s);
     s->cpu_drops = 0;
-    s->tx_depth = 0;
+    /*
+     * tx_depth is not reset: it counts transmits now on the C stack, and
+     * a bus reset can run under one (a DMA write that reaches a bridge's
+     * configuration space through MMCONFIG, say): the unwinding
+     * transmits decrement it back to 0.
+     */
 }
 
 static void sx2_soft_reset_bh(void *opaque)

@@ -296,7 +296,7 @@ struct SwitchX2State {
 
     /* Frames that could not be delivered to the CPU */
     uint64_t cpu_drops;
-    unsigned tx_depth;
+    unsigned tx_depth;          /* nested transmits now on the stack */
 };
 
 /* switchx2.c */
