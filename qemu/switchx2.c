@@ -224,6 +224,7 @@ static void sx2_realize(PCIDevice *pdev, Error **errp)
     }
     msix_vector_use(pdev, 0);
 
+    sx2_cpu_init(s);
     s->ft_vid = g_new0(SX2PortSet, SX2_MAX_FLOOD_TABLES * SX2_FT_VID_ENTRIES);
     sx2_fdb_init(s);
     s->reset_bh = qemu_bh_new_guarded(sx2_soft_reset_bh, s,

@@ -77,29 +77,31 @@ typedef struct SX2DescQueue {
     uint64_t pa[SX2_AQ_MAX_PAGES];
 } SX2DescQueue;
 
-/* Completion queue */
-typedef struct SX2CompQueue {
+/*
+ * A ring the device produces into and the driver consumes from: the
+ * common part of completion and event queues.
+ */
+typedef struct SX2Ring {
     bool hw_owned;
     bool armed;
-    uint8_t eqn;
     uint8_t log_size;
     uint16_t count;
     uint16_t prod;          /* advanced by the device */
     uint16_t cons;          /* written by the driver through a doorbell */
     uint64_t pa[SX2_AQ_MAX_PAGES];
+} SX2Ring;
+
+/* Completion queue */
+typedef struct SX2CompQueue {
+    SX2Ring ring;
+    uint8_t eqn;
 } SX2CompQueue;
 
 /* Event queue */
 typedef struct SX2EventQueue {
-    bool hw_owned;
-    bool armed;
+    SX2Ring ring;
     bool always_armed;
     bool int_msix;
-    uint8_t log_size;
-    uint16_t count;
-    uint16_t prod;
-    uint16_t cons;
-    uint64_t pa[SX2_AQ_MAX_PAGES];
 } SX2EventQueue;
 
 /* Port counters kept by the MAC; exported through PPCNT */
@@ -123,6 +125,13 @@ typedef struct SX2PortCounters {
 } SX2PortCounters;
 
 typedef struct SwitchX2State SwitchX2State;
+
+/*
+ * Consumer of the packets the CPU sends on an SDQ: @pkt starts with the
+ * TX header, @lp is the WQE's (or the SDQ's) local processing bit.
+ */
+typedef void SX2SdqConsumer(SwitchX2State *s, const uint8_t *pkt,
+                            size_t len, bool lp);
 
 /* One local port; index 0 is the CPU port (no netdev) */
 typedef struct SX2Port {
@@ -267,6 +276,7 @@ struct SwitchX2State {
     SX2DescQueue rdq[SX2_NUM_RDQS];
     SX2CompQueue cq[SX2_NUM_CQS];
     SX2EventQueue eq[SX2_NUM_EQS];
+    SX2SdqConsumer *sdq_consumer;   /* registered by the CPU port */
 
     /* Switch registers */
     bool sgcr_llb;
@@ -311,6 +321,7 @@ void sx2_cmd_reset(SwitchX2State *s);
 
 /* switchx2_dma.c */
 void sx2_doorbell_write(SwitchX2State *s, hwaddr off, uint32_t val);
+void sx2_dma_set_sdq_consumer(SwitchX2State *s, SX2SdqConsumer *fn);
 void sx2_dma_reset(SwitchX2State *s);
 bool sx2_eq_post(SwitchX2State *s, unsigned eqn, uint8_t *eqe);
 bool sx2_rdq_deliver(SwitchX2State *s, unsigned rdqn, uint16_t sys_port,
@@ -411,13 +422,15 @@ void sx2_port_mac(SwitchX2State *s, unsigned local_port, uint8_t *mac);
 uint32_t sx2_port_eth_cap(const SX2Port *p);
 uint32_t sx2_port_eth_oper(const SX2Port *p);
 
+/* switchx2_cpu.c: the CPU port, the only way frames reach the CPU */
+void sx2_cpu_init(SwitchX2State *s);
+bool sx2_cpu_trap_action_traps(uint8_t action);
+bool sx2_cpu_trap(SwitchX2State *s, uint16_t trap_id, uint16_t sys_port,
+                  const uint8_t *buf, size_t len);
+
 /* switchx2_fwd.c */
 void sx2_fwd_ingress(SwitchX2State *s, SX2Port *in, const uint8_t *buf,
                      size_t len);
-void sx2_fwd_from_cpu(SwitchX2State *s, const uint8_t *txhdr,
-                      const uint8_t *buf, size_t len);
-bool sx2_trap_to_cpu(SwitchX2State *s, uint16_t trap_id, uint16_t sys_port,
-                     const uint8_t *buf, size_t len);
 void sx2_flood_reset(SwitchX2State *s);
 unsigned sx2_flood_tables(SwitchX2State *s, unsigned kind);
 int sx2_flood_table_swid(SwitchX2State *s, unsigned kind, unsigned table);

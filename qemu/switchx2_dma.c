@@ -72,13 +72,205 @@ static bool sx2_write_elem(SwitchX2State *s, dma_addr_t addr, uint8_t *elem)
     return pci_dma_write(pdev, addr + 12, elem + 12, 4) == MEMTX_OK;
 }
 
+static void sx2_read_pages(const uint8_t *mbox, unsigned first_off,
+                           uint64_t mask, unsigned npages, uint64_t *pa)
+{
+    unsigned i;
+
+    for (i = 0; i < npages; i++) {
+        pa[i] = sx2_get64(mbox, first_off + 8 * i) & mask;
+    }
+}
+
+/*
+ * Rings: what completion and event queues have in common.  A kind
+ * describes where its fields sit in the SW2HW/QUERY mailbox.
+ */
+typedef struct SX2Field {
+    unsigned off, shift, bits;
+} SX2Field;
+
+typedef struct SX2RingKind {
+    const char *name;
+    unsigned esize;
+    unsigned log_max;
+    SX2Field log_size;
+    SX2Field producer;
+    SX2Field owner;             /* in the element */
+    unsigned pa_off;            /* first page address in the mailbox */
+    uint64_t pa_mask;
+} SX2RingKind;
+
+static const SX2RingKind sx2_cq_kind = {
+    .name = "CQ", .esize = SX2_CQE_SIZE,
+    .log_max = SX2_LOG_MAX_CQ_SZ, .log_size = { SX2_CQ_LOG_CQ_SIZE },
+    .producer = { SX2_CQ_PRODUCER_COUNTER }, .owner = { SX2_CQE_OWNER },
+    .pa_off = SX2_CQ_PA_OFF(0), .pa_mask = SX2_CQ_PA_MASK,
+};
+
+static const SX2RingKind sx2_eq_kind = {
+    .name = "EQ", .esize = SX2_EQE_SIZE,
+    .log_max = SX2_LOG_MAX_EQ_SZ, .log_size = { SX2_EQ_LOG_EQ_SIZE },
+    .producer = { SX2_EQ_PRODUCER_COUNTER }, .owner = { SX2_EQE_OWNER },
+    .pa_off = SX2_EQ_PA_OFF(0), .pa_mask = SX2_EQ_PA_MASK,
+};
+
+static uint32_t sx2_field_get(const uint8_t *buf, const SX2Field *f)
+{
+    return sx2_fget(buf, f->off, f->shift, f->bits);
+}
+
+static void sx2_field_set(uint8_t *buf, const SX2Field *f, uint32_t val)
+{
+    sx2_fset(buf, f->off, f->shift, f->bits, val);
+}
+
+/* Pages a ring of @count elements spans; at most SX2_AQ_MAX_PAGES */
+static unsigned sx2_ring_pages(const SX2RingKind *k, unsigned count)
+{
+    return MAX(1u, (count * k->esize + SX2_PAGE_SIZE - 1) / SX2_PAGE_SIZE);
+}
+
+static bool sx2_ring_has_room(const SX2Ring *r)
+{
+    return r->hw_owned && (uint16_t)(r->prod - r->cons) < r->count;
+}
+
+/* Append one element; the caller has checked there is room */
+static bool sx2_ring_post(SwitchX2State *s, const SX2RingKind *k,
+                          unsigned n, SX2Ring *r, uint8_t *elem)
+{
+    dma_addr_t addr = sx2_elem_addr(r->pa, k->esize, r->count, r->prod);
+
+    sx2_field_set(elem, &k->owner, !!(r->prod & r->count));
+    if (!sx2_write_elem(s, addr, elem)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s%u: DMA write to 0x%"
+                      PRIx64 " failed\n", k->name, n, (uint64_t)addr);
+        return false;
+    }
+    r->prod++;
+    return true;
+}
+
+/*
+ * SW2HW_CQ/EQ checks common to both kinds.  Nothing has changed when
+ * this refuses.
+ */
+static uint8_t sx2_ring_check_create(const SX2RingKind *k, SX2Ring *r,
+                                     uint32_t n, const uint8_t *mbox)
+{
+    unsigned log_size = sx2_field_get(mbox, &k->log_size);
+
+    if (!r) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SW2HW_%s: no %s%u\n",
+                      k->name, k->name, n);
+        return SX2_CMD_STATUS_BAD_INDEX;
+    }
+    if (r->hw_owned) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SW2HW_%s: %s%u already "
+                      "owned by hardware\n", k->name, k->name, n);
+        return SX2_CMD_STATUS_BAD_RES_STATE;
+    }
+    if (log_size > k->log_max) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SW2HW_%s: %s%u size 2^%u "
+                      "too big\n", k->name, k->name, n, log_size);
+        return SX2_CMD_STATUS_BAD_PARAM;
+    }
+    return SX2_CMD_STATUS_OK;
+}
+
+/* Take a checked mailbox: size, producer counter and pages */
+static void sx2_ring_create(const SX2RingKind *k, SX2Ring *r,
+                            const uint8_t *mbox)
+{
+    memset(r, 0, sizeof(*r));
+    r->log_size = sx2_field_get(mbox, &k->log_size);
+    r->count = 1u << r->log_size;
+    r->prod = sx2_field_get(mbox, &k->producer);
+    r->cons = r->prod;
+    sx2_read_pages(mbox, k->pa_off, k->pa_mask,
+                   sx2_ring_pages(k, r->count), r->pa);
+    r->hw_owned = true;
+}
+
+static void sx2_ring_query(const SX2RingKind *k, const SX2Ring *r,
+                           uint8_t *mbox)
+{
+    unsigned i;
+
+    sx2_field_set(mbox, &k->log_size, r->log_size);
+    sx2_field_set(mbox, &k->producer, r->prod);
+    for (i = 0; i < sx2_ring_pages(k, r->count); i++) {
+        sx2_set64(mbox, k->pa_off + 8 * i, r->pa[i]);
+    }
+}
+
+/* The ring a HW2SW/QUERY command names, or a command status */
+static uint8_t sx2_ring_lookup(const SX2RingKind *k, SX2Ring *r, uint32_t n,
+                               const char *cmd)
+{
+    if (!r) {
+        return SX2_CMD_STATUS_BAD_INDEX;
+    }
+    if (!r->hw_owned) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s_%s: %s%u not owned by "
+                      "hardware\n", cmd, k->name, k->name, n);
+        return SX2_CMD_STATUS_BAD_RES_STATE;
+    }
+    return SX2_CMD_STATUS_OK;
+}
+
+/*
+ * CQ and EQ doorbells share one format. The consumer doorbell carries the
+ * consumer counter plus the queue size, the arm doorbell the bare counter;
+ * either must fall within the entries the hardware has produced.  Returns
+ * true when an arm doorbell finds elements the driver has not consumed:
+ * the caller signals them at once.
+ */
+static bool sx2_ring_doorbell(const SX2RingKind *k, SX2Ring *r, unsigned n,
+                              uint32_t val, bool arm)
+{
+    uint16_t cons;
+
+    if (!r || !r->hw_owned) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %sdoorbell for %s%u which "
+                      "is not owned by hardware\n", arm ? "arm " : "",
+                      k->name, n);
+        return false;
+    }
+    cons = arm ? (uint16_t)val : (uint16_t)(val - r->count);
+    if ((uint16_t)(r->prod - cons) > r->count) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s%u %sdoorbell %u is not "
+                      "within the %u outstanding %sEs\n", k->name, n,
+                      arm ? "arm " : "", cons, (uint16_t)(r->prod - r->cons),
+                      k->name);
+        return false;
+    }
+    if (!arm) {
+        r->cons = cons;
+        return false;
+    }
+    r->armed = true;
+    return cons != r->prod;
+}
+
+static SX2Ring *sx2_cq_ring(SwitchX2State *s, uint32_t cqn)
+{
+    return cqn < SX2_NUM_CQS ? &s->cq[cqn].ring : NULL;
+}
+
+static SX2Ring *sx2_eq_ring(SwitchX2State *s, uint32_t eqn)
+{
+    return eqn < SX2_NUM_EQS ? &s->eq[eqn].ring : NULL;
+}
+
 /*
  * Event queues
  */
 static void sx2_eq_fire(SwitchX2State *s, SX2EventQueue *q)
 {
     if (!q->always_armed) {
-        q->armed = false;
+        q->ring.armed = false;
     }
     if (q->int_msix) {
         sx2_irq_notify(s);
@@ -88,28 +280,23 @@ static void sx2_eq_fire(SwitchX2State *s, SX2EventQueue *q)
 bool sx2_eq_post(SwitchX2State *s, unsigned eqn, uint8_t *eqe)
 {
     SX2EventQueue *q;
-    dma_addr_t addr;
 
-    if (eqn >= SX2_NUM_EQS || !s->eq[eqn].hw_owned) {
+    if (eqn >= SX2_NUM_EQS || !s->eq[eqn].ring.hw_owned) {
         return false;
     }
     q = &s->eq[eqn];
-    if ((uint16_t)(q->prod - q->cons) >= q->count) {
+    if (!sx2_ring_has_room(&q->ring)) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: EQ%u overflow, event "
-                      "dropped (prod %u cons %u)\n", eqn, q->prod, q->cons);
+                      "dropped (prod %u cons %u)\n", eqn, q->ring.prod,
+                      q->ring.cons);
         return false;
     }
-    sx2_fset(eqe, SX2_EQE_OWNER, !!(q->prod & q->count));
-    addr = sx2_elem_addr(q->pa, SX2_EQE_SIZE, q->count, q->prod);
-    if (!sx2_write_elem(s, addr, eqe)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: EQ%u: DMA write to 0x%"
-                      PRIx64 " failed\n", eqn, (uint64_t)addr);
+    if (!sx2_ring_post(s, &sx2_eq_kind, eqn, &q->ring, eqe)) {
         return false;
     }
-    trace_switchx2_eqe(eqn, q->prod, sx2_fget(eqe, SX2_EQE_EVENT_TYPE),
-                       q->armed);
-    q->prod++;
-    if (q->armed || q->always_armed) {
+    trace_switchx2_eqe(eqn, (uint16_t)(q->ring.prod - 1),
+                       sx2_fget(eqe, SX2_EQE_EVENT_TYPE), q->ring.armed);
+    if (q->ring.armed || q->always_armed) {
         sx2_eq_fire(s, q);
     }
     return true;
@@ -123,7 +310,7 @@ static void sx2_cq_event(SwitchX2State *s, unsigned cqn)
     SX2CompQueue *q = &s->cq[cqn];
     uint8_t eqe[SX2_EQE_SIZE] = { 0 };
 
-    q->armed = false;
+    q->ring.armed = false;
     sx2_fset(eqe, SX2_EQE_EVENT_TYPE, SX2_EQE_TYPE_COMP);
     sx2_fset(eqe, SX2_EQE_CQN, cqn);
     if (!sx2_eq_post(s, q->eqn, eqe)) {
@@ -134,19 +321,12 @@ static void sx2_cq_event(SwitchX2State *s, unsigned cqn)
 
 static bool sx2_cq_has_room(SwitchX2State *s, unsigned cqn)
 {
-    SX2CompQueue *q;
-
-    if (cqn >= SX2_NUM_CQS || !s->cq[cqn].hw_owned) {
-        return false;
-    }
-    q = &s->cq[cqn];
-    return (uint16_t)(q->prod - q->cons) < q->count;
+    return cqn < SX2_NUM_CQS && sx2_ring_has_room(&s->cq[cqn].ring);
 }
 
 static bool sx2_cq_post(SwitchX2State *s, unsigned cqn, uint8_t *cqe)
 {
     SX2CompQueue *q;
-    dma_addr_t addr;
 
     if (!sx2_cq_has_room(s, cqn)) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: CQ%u missing or full, "
@@ -154,27 +334,23 @@ static bool sx2_cq_post(SwitchX2State *s, unsigned cqn, uint8_t *cqe)
         return false;
     }
     q = &s->cq[cqn];
-    sx2_fset(cqe, SX2_CQE_OWNER, !!(q->prod & q->count));
-    addr = sx2_elem_addr(q->pa, SX2_CQE_SIZE, q->count, q->prod);
-    if (!sx2_write_elem(s, addr, cqe)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: CQ%u: DMA write to 0x%"
-                      PRIx64 " failed\n", cqn, (uint64_t)addr);
+    if (!sx2_ring_post(s, &sx2_cq_kind, cqn, &q->ring, cqe)) {
         return false;
     }
-    trace_switchx2_cqe(cqn, q->prod, sx2_fget(cqe, SX2_CQE_SR),
-                       sx2_fget(cqe, SX2_CQE_DQN),
+    trace_switchx2_cqe(cqn, (uint16_t)(q->ring.prod - 1),
+                       sx2_fget(cqe, SX2_CQE_SR), sx2_fget(cqe, SX2_CQE_DQN),
                        sx2_fget(cqe, SX2_CQE_WQE_COUNTER),
                        sx2_fget(cqe, SX2_CQE_TRAP_ID),
                        sx2_fget(cqe, SX2_CQE_BYTE_COUNT));
-    q->prod++;
-    if (q->armed) {
+    if (q->ring.armed) {
         sx2_cq_event(s, cqn);
     }
     return true;
 }
 
 /*
- * Send path: gather one WQE, hand it to EMAD or forwarding, complete it
+ * Send path: gather one WQE, hand it to the consumer the CPU port
+ * registered (sx2_dma_set_sdq_consumer), complete it
  */
 static void sx2_sdq_complete(SwitchX2State *s, unsigned sdqn,
                              SX2DescQueue *q, bool error)
@@ -195,7 +371,7 @@ static bool sx2_sdq_handle_wqe(SwitchX2State *s, unsigned sdqn,
     uint16_t bc[SX2_WQE_SG_ENTRIES];
     size_t total = 0, off = 0;
     uint8_t *buf;
-    bool local;
+    bool lp;
     unsigned i;
 
     for (i = 0; i < SX2_WQE_SG_ENTRIES; i++) {
@@ -231,16 +407,17 @@ static bool sx2_sdq_handle_wqe(SwitchX2State *s, unsigned sdqn,
         off += bc[i];
     }
 
-    local = q->lp_ignore_wqe || sx2_fget(wqe, SX2_WQE_LP) ||
-            sx2_fget(buf, SX2_TXHDR_EMAD);
-    trace_switchx2_sdq_wqe(sdqn, q->cons, total, local);
-    if (local) {
-        sx2_emad_rx_from_cpu(s, buf + SX2_TXHDR_LEN, total - SX2_TXHDR_LEN);
-    } else {
-        sx2_fwd_from_cpu(s, buf, buf + SX2_TXHDR_LEN, total - SX2_TXHDR_LEN);
-    }
+    lp = q->lp_ignore_wqe || sx2_fget(wqe, SX2_WQE_LP);
+    trace_switchx2_sdq_wqe(sdqn, q->cons, total, lp);
+    /* The packet is the consumer's business, not the queue's */
+    s->sdq_consumer(s, buf, total, lp);
     g_free(buf);
     return true;
+}
+
+void sx2_dma_set_sdq_consumer(SwitchX2State *s, SX2SdqConsumer *fn)
+{
+    s->sdq_consumer = fn;
 }
 
 static void sx2_sdq_process(SwitchX2State *s, unsigned sdqn)
@@ -371,46 +548,9 @@ static void sx2_db_dq(SwitchX2State *s, unsigned opmod, unsigned n,
     }
 }
 
-/*
- * CQ and EQ doorbells share one format. The consumer doorbell carries the
- * consumer counter plus the queue size, the arm doorbell the bare counter;
- * either must fall within the entries the hardware has produced.
- */
-static bool sx2_db_consumer(const char *kind, unsigned n, uint32_t val,
-                            bool arm, uint16_t prod, uint16_t cur_cons,
-                            uint16_t count, uint16_t *cons)
-{
-    *cons = arm ? (uint16_t)val : (uint16_t)(val - count);
-    if ((uint16_t)(prod - *cons) > count) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s%u %sdoorbell %u is not "
-                      "within the %u outstanding %sEs\n", kind, n,
-                      arm ? "arm " : "", *cons, (uint16_t)(prod - cur_cons),
-                      kind);
-        return false;
-    }
-    return true;
-}
-
 static void sx2_db_cq(SwitchX2State *s, unsigned n, uint32_t val, bool arm)
 {
-    SX2CompQueue *q = n < SX2_NUM_CQS ? &s->cq[n] : NULL;
-    uint16_t cons;
-
-    if (!q || !q->hw_owned) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %sdoorbell for CQ%u which "
-                      "is not owned by hardware\n", arm ? "arm " : "", n);
-        return;
-    }
-    if (!sx2_db_consumer("CQ", n, val, arm, q->prod, q->cons, q->count,
-                         &cons)) {
-        return;
-    }
-    if (!arm) {
-        q->cons = cons;
-        return;
-    }
-    q->armed = true;
-    if (cons != q->prod) {
+    if (sx2_ring_doorbell(&sx2_cq_kind, sx2_cq_ring(s, n), n, val, arm)) {
         /* Completions the driver has not seen yet: notify right away */
         sx2_cq_event(s, n);
     }
@@ -418,25 +558,8 @@ static void sx2_db_cq(SwitchX2State *s, unsigned n, uint32_t val, bool arm)
 
 static void sx2_db_eq(SwitchX2State *s, unsigned n, uint32_t val, bool arm)
 {
-    SX2EventQueue *q = n < SX2_NUM_EQS ? &s->eq[n] : NULL;
-    uint16_t cons;
-
-    if (!q || !q->hw_owned) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %sdoorbell for EQ%u which "
-                      "is not owned by hardware\n", arm ? "arm " : "", n);
-        return;
-    }
-    if (!sx2_db_consumer("EQ", n, val, arm, q->prod, q->cons, q->count,
-                         &cons)) {
-        return;
-    }
-    if (!arm) {
-        q->cons = cons;
-        return;
-    }
-    q->armed = true;
-    if (cons != q->prod) {
-        sx2_eq_fire(s, q);
+    if (sx2_ring_doorbell(&sx2_eq_kind, sx2_eq_ring(s, n), n, val, arm)) {
+        sx2_eq_fire(s, &s->eq[n]);
     }
 }
 
@@ -475,17 +598,6 @@ void sx2_doorbell_write(SwitchX2State *s, hwaddr off, uint32_t val)
 /*
  * Queue ownership commands
  */
-static bool sx2_read_pages(const uint8_t *mbox, unsigned first_off,
-                           uint64_t mask, unsigned npages, uint64_t *pa)
-{
-    unsigned i;
-
-    for (i = 0; i < npages; i++) {
-        pa[i] = sx2_get64(mbox, first_off + 8 * i) & mask;
-    }
-    return true;
-}
-
 uint8_t sx2_cmd_sw2hw_dq(SwitchX2State *s, unsigned opmod, uint32_t dqn,
                          const uint8_t *mbox)
 {
@@ -515,7 +627,7 @@ uint8_t sx2_cmd_sw2hw_dq(SwitchX2State *s, unsigned opmod, uint32_t dqn,
                       log2_pages);
         return SX2_CMD_STATUS_BAD_PARAM;
     }
-    if (cqn >= SX2_NUM_CQS || !s->cq[cqn].hw_owned) {
+    if (cqn >= SX2_NUM_CQS || !s->cq[cqn].ring.hw_owned) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SW2HW_DQ: %s%u bound to "
                       "CQ%u which is not owned by hardware\n",
                       sx2_dq_kind(opmod), dqn, cqn);
@@ -600,30 +712,13 @@ uint8_t sx2_cmd_query_dq(SwitchX2State *s, unsigned opmod, uint32_t dqn,
     return SX2_CMD_STATUS_OK;
 }
 
-static unsigned sx2_ring_pages(unsigned count, unsigned esize)
-{
-    return MAX(1u, (count * esize + SX2_PAGE_SIZE - 1) / SX2_PAGE_SIZE);
-}
-
 uint8_t sx2_cmd_sw2hw_cq(SwitchX2State *s, uint32_t cqn, const uint8_t *mbox)
 {
-    SX2CompQueue *q = cqn < SX2_NUM_CQS ? &s->cq[cqn] : NULL;
-    unsigned log_size = sx2_fget(mbox, SX2_CQ_LOG_CQ_SIZE);
-    unsigned eqn = sx2_fget(mbox, SX2_CQ_C_EQN);
+    SX2Ring *r = sx2_cq_ring(s, cqn);
+    uint8_t st = sx2_ring_check_create(&sx2_cq_kind, r, cqn, mbox);
 
-    if (!q) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SW2HW_CQ: no CQ%u\n", cqn);
-        return SX2_CMD_STATUS_BAD_INDEX;
-    }
-    if (q->hw_owned) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SW2HW_CQ: CQ%u already "
-                      "owned by hardware\n", cqn);
-        return SX2_CMD_STATUS_BAD_RES_STATE;
-    }
-    if (log_size > SX2_LOG_MAX_CQ_SZ) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SW2HW_CQ: CQ%u size 2^%u "
-                      "too big\n", cqn, log_size);
-        return SX2_CMD_STATUS_BAD_PARAM;
+    if (st != SX2_CMD_STATUS_OK) {
+        return st;
     }
     if (sx2_fget(mbox, SX2_CQ_CQE_VER) != 0) {
         /* Only CQE version 0 exists on this ASIC */
@@ -631,31 +726,21 @@ uint8_t sx2_cmd_sw2hw_cq(SwitchX2State *s, uint32_t cqn, const uint8_t *mbox)
                       "CQE format %u\n", cqn, sx2_fget(mbox, SX2_CQ_CQE_VER));
         return SX2_CMD_STATUS_BAD_PARAM;
     }
-    memset(q, 0, sizeof(*q));
-    q->log_size = log_size;
-    q->count = 1u << log_size;
-    q->eqn = eqn;
-    q->armed = sx2_fget(mbox, SX2_CQ_ST);
-    q->prod = sx2_fget(mbox, SX2_CQ_PRODUCER_COUNTER);
-    q->cons = q->prod;
-    sx2_read_pages(mbox, SX2_CQ_PA_OFF(0), SX2_CQ_PA_MASK,
-                   sx2_ring_pages(q->count, SX2_CQE_SIZE), q->pa);
-    q->hw_owned = true;
-    trace_switchx2_queue_create("CQ", cqn, q->count, eqn);
+    sx2_ring_create(&sx2_cq_kind, r, mbox);
+    r->armed = sx2_fget(mbox, SX2_CQ_ST);
+    s->cq[cqn].eqn = sx2_fget(mbox, SX2_CQ_C_EQN);
+    trace_switchx2_queue_create("CQ", cqn, r->count, s->cq[cqn].eqn);
     return SX2_CMD_STATUS_OK;
 }
 
 uint8_t sx2_cmd_hw2sw_cq(SwitchX2State *s, uint32_t cqn)
 {
+    SX2Ring *r = sx2_cq_ring(s, cqn);
+    uint8_t st = sx2_ring_lookup(&sx2_cq_kind, r, cqn, "HW2SW");
     unsigned i;
 
-    if (cqn >= SX2_NUM_CQS) {
-        return SX2_CMD_STATUS_BAD_INDEX;
-    }
-    if (!s->cq[cqn].hw_owned) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: HW2SW_CQ: CQ%u not owned "
-                      "by hardware\n", cqn);
-        return SX2_CMD_STATUS_BAD_RES_STATE;
+    if (st != SX2_CMD_STATUS_OK) {
+        return st;
     }
     for (i = 0; i < SX2_NUM_SDQS + SX2_NUM_RDQS; i++) {
         SX2DescQueue *dq = i < SX2_NUM_SDQS ? &s->sdq[i]
@@ -674,85 +759,58 @@ uint8_t sx2_cmd_hw2sw_cq(SwitchX2State *s, uint32_t cqn)
 
 uint8_t sx2_cmd_query_cq(SwitchX2State *s, uint32_t cqn, uint8_t *mbox)
 {
-    SX2CompQueue *q;
-    unsigned i;
+    SX2Ring *r = sx2_cq_ring(s, cqn);
+    uint8_t st = sx2_ring_lookup(&sx2_cq_kind, r, cqn, "QUERY");
 
-    if (cqn >= SX2_NUM_CQS) {
-        return SX2_CMD_STATUS_BAD_INDEX;
+    if (st != SX2_CMD_STATUS_OK) {
+        return st;
     }
-    q = &s->cq[cqn];
-    if (!q->hw_owned) {
-        return SX2_CMD_STATUS_BAD_RES_STATE;
-    }
-    sx2_fset(mbox, SX2_CQ_C_EQN, q->eqn);
-    sx2_fset(mbox, SX2_CQ_ST, q->armed);
-    sx2_fset(mbox, SX2_CQ_LOG_CQ_SIZE, q->log_size);
-    sx2_fset(mbox, SX2_CQ_PRODUCER_COUNTER, q->prod);
-    for (i = 0; i < sx2_ring_pages(q->count, SX2_CQE_SIZE); i++) {
-        sx2_set64(mbox, SX2_CQ_PA_OFF(i), q->pa[i]);
-    }
+    sx2_ring_query(&sx2_cq_kind, r, mbox);
+    sx2_fset(mbox, SX2_CQ_C_EQN, s->cq[cqn].eqn);
+    sx2_fset(mbox, SX2_CQ_ST, r->armed);
     return SX2_CMD_STATUS_OK;
 }
 
 uint8_t sx2_cmd_sw2hw_eq(SwitchX2State *s, uint32_t eqn, const uint8_t *mbox)
 {
-    SX2EventQueue *q = eqn < SX2_NUM_EQS ? &s->eq[eqn] : NULL;
-    unsigned log_size = sx2_fget(mbox, SX2_EQ_LOG_EQ_SIZE);
-    unsigned st = sx2_fget(mbox, SX2_EQ_ST);
+    SX2Ring *r = sx2_eq_ring(s, eqn);
+    uint8_t st = sx2_ring_check_create(&sx2_eq_kind, r, eqn, mbox);
+    unsigned state = sx2_fget(mbox, SX2_EQ_ST);
+    SX2EventQueue *q;
 
-    if (!q) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SW2HW_EQ: no EQ%u\n", eqn);
-        return SX2_CMD_STATUS_BAD_INDEX;
+    if (st != SX2_CMD_STATUS_OK) {
+        return st;
     }
-    if (q->hw_owned) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SW2HW_EQ: EQ%u already "
-                      "owned by hardware\n", eqn);
-        return SX2_CMD_STATUS_BAD_RES_STATE;
-    }
-    if (log_size > SX2_LOG_MAX_EQ_SZ) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SW2HW_EQ: EQ%u size 2^%u "
-                      "too big\n", eqn, log_size);
-        return SX2_CMD_STATUS_BAD_PARAM;
-    }
-    if (st != SX2_EQ_ST_FIRED && st != SX2_EQ_ST_ARMED &&
-        st != SX2_EQ_ST_ALWAYS_ARMED) {
+    if (state != SX2_EQ_ST_FIRED && state != SX2_EQ_ST_ARMED &&
+        state != SX2_EQ_ST_ALWAYS_ARMED) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SW2HW_EQ: EQ%u state %u "
-                      "reserved\n", eqn, st);
+                      "reserved\n", eqn, state);
         return SX2_CMD_STATUS_BAD_PARAM;
     }
-    memset(q, 0, sizeof(*q));
-    q->log_size = log_size;
-    q->count = 1u << log_size;
+    q = &s->eq[eqn];
+    sx2_ring_create(&sx2_eq_kind, r, mbox);
+    r->armed = state == SX2_EQ_ST_ARMED;
+    q->always_armed = state == SX2_EQ_ST_ALWAYS_ARMED;
     q->int_msix = sx2_fget(mbox, SX2_EQ_INT_MSIX);
-    q->armed = st == SX2_EQ_ST_ARMED;
-    q->always_armed = st == SX2_EQ_ST_ALWAYS_ARMED;
-    q->prod = sx2_fget(mbox, SX2_EQ_PRODUCER_COUNTER);
-    q->cons = q->prod;
     if (!q->int_msix) {
         qemu_log_mask(LOG_UNIMP, "switchx2: EQ%u wants INTx interrupts; "
                       "only MSI-X is implemented\n", eqn);
     }
-    sx2_read_pages(mbox, SX2_EQ_PA_OFF(0), SX2_EQ_PA_MASK,
-                   sx2_ring_pages(q->count, SX2_EQE_SIZE), q->pa);
-    q->hw_owned = true;
-    trace_switchx2_queue_create("EQ", eqn, q->count, 0);
+    trace_switchx2_queue_create("EQ", eqn, r->count, 0);
     return SX2_CMD_STATUS_OK;
 }
 
 uint8_t sx2_cmd_hw2sw_eq(SwitchX2State *s, uint32_t eqn)
 {
+    SX2Ring *r = sx2_eq_ring(s, eqn);
+    uint8_t st = sx2_ring_lookup(&sx2_eq_kind, r, eqn, "HW2SW");
     unsigned i;
 
-    if (eqn >= SX2_NUM_EQS) {
-        return SX2_CMD_STATUS_BAD_INDEX;
-    }
-    if (!s->eq[eqn].hw_owned) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: HW2SW_EQ: EQ%u not owned "
-                      "by hardware\n", eqn);
-        return SX2_CMD_STATUS_BAD_RES_STATE;
+    if (st != SX2_CMD_STATUS_OK) {
+        return st;
     }
     for (i = 0; i < SX2_NUM_CQS; i++) {
-        if (s->cq[i].hw_owned && s->cq[i].eqn == eqn) {
+        if (s->cq[i].ring.hw_owned && s->cq[i].eqn == eqn) {
             qemu_log_mask(LOG_GUEST_ERROR, "switchx2: HW2SW_EQ: EQ%u still "
                           "used by CQ%u\n", eqn, i);
             return SX2_CMD_STATUS_BAD_RES_STATE;
@@ -765,23 +823,17 @@ uint8_t sx2_cmd_hw2sw_eq(SwitchX2State *s, uint32_t eqn)
 
 uint8_t sx2_cmd_query_eq(SwitchX2State *s, uint32_t eqn, uint8_t *mbox)
 {
+    SX2Ring *r = sx2_eq_ring(s, eqn);
+    uint8_t st = sx2_ring_lookup(&sx2_eq_kind, r, eqn, "QUERY");
     SX2EventQueue *q;
-    unsigned i;
 
-    if (eqn >= SX2_NUM_EQS) {
-        return SX2_CMD_STATUS_BAD_INDEX;
+    if (st != SX2_CMD_STATUS_OK) {
+        return st;
     }
     q = &s->eq[eqn];
-    if (!q->hw_owned) {
-        return SX2_CMD_STATUS_BAD_RES_STATE;
-    }
+    sx2_ring_query(&sx2_eq_kind, r, mbox);
     sx2_fset(mbox, SX2_EQ_INT_MSIX, q->int_msix);
     sx2_fset(mbox, SX2_EQ_ST, q->always_armed ? SX2_EQ_ST_ALWAYS_ARMED :
-                              q->armed ? SX2_EQ_ST_ARMED : SX2_EQ_ST_FIRED);
-    sx2_fset(mbox, SX2_EQ_LOG_EQ_SIZE, q->log_size);
-    sx2_fset(mbox, SX2_EQ_PRODUCER_COUNTER, q->prod);
-    for (i = 0; i < sx2_ring_pages(q->count, SX2_EQE_SIZE); i++) {
-        sx2_set64(mbox, SX2_EQ_PA_OFF(i), q->pa[i]);
-    }
+                              r->armed ? SX2_EQ_ST_ARMED : SX2_EQ_ST_FIRED);
     return SX2_CMD_STATUS_OK;
 }

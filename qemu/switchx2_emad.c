@@ -182,7 +182,7 @@ void sx2_emad_rx_from_cpu(SwitchX2State *s, const uint8_t *frame, size_t len)
         /* Answer to whoever asked */
         memcpy(resp, frame + 6, 6);
         memcpy(resp + 6, frame, 6);
-        if (!sx2_trap_to_cpu(s, SX2_TRAP_ETHEMAD, SX2_CPU_PORT, resp, len)) {
+        if (!sx2_cpu_trap(s, SX2_TRAP_ETHEMAD, SX2_CPU_PORT, resp, len)) {
             qemu_log_mask(LOG_GUEST_ERROR, "switchx2: EMAD response could "
                           "not be delivered to the CPU\n");
         }
@@ -218,5 +218,5 @@ void sx2_emad_send_event(SwitchX2State *s, uint16_t trap_id, uint16_t reg_id,
     sx2_fset(reg + 4 + plen, SX2_TLV_LEN, SX2_END_TLV_LEN_DW);
 
     trace_switchx2_event(trap_id, reg_id, sys_port);
-    sx2_trap_to_cpu(s, trap_id, sys_port, f, len);
+    sx2_cpu_trap(s, trap_id, sys_port, f, len);
 }

@@ -19,6 +19,9 @@
 #include "switchx2.h"
 #include "trace.h"
 
+/* Transmits one frame may cause through hubs back into the switch */
+#define SX2_MAX_TX_DEPTH    4
+
 SX2Port *sx2_port_get(SwitchX2State *s, uint32_t local_port)
 {
     if (local_port < 1 || local_port > s->num_ports) {
@@ -252,8 +255,7 @@ static void sx2_count(SX2PortCounters *c, const uint8_t *buf, size_t len,
     }
 }
 
-/* Transmit a frame out of a front panel port */
-void sx2_port_egress(SX2Port *p, const uint8_t *buf, size_t len)
+static void sx2_port_transmit(SX2Port *p, const uint8_t *buf, size_t len)
 {
     uint8_t pad[SX2_MIN_FRAME];
 
@@ -283,6 +285,25 @@ void sx2_port_egress(SX2Port *p, const uint8_t *buf, size_t len)
     trace_switchx2_tx(p->local_port, len);
     sx2_count(&p->cnt, buf, len, false);
     qemu_send_packet(qemu_get_queue(p->nic), buf, len);
+}
+
+/*
+ * Transmit a frame out of a front panel port.  A hub may hand it
+ * straight back to one of our ports, which may send again: the nesting
+ * is bounded here.
+ */
+void sx2_port_egress(SX2Port *p, const uint8_t *buf, size_t len)
+{
+    SwitchX2State *s = p->s;
+
+    if (s->tx_depth >= SX2_MAX_TX_DEPTH) {
+        trace_switchx2_tx_drop(p->local_port, len, "nested transmit");
+        p->cnt.tx_discards++;
+        return;
+    }
+    s->tx_depth++;
+    sx2_port_transmit(p, buf, len);
+    s->tx_depth--;
 }
 
 static bool sx2_port_can_receive(NetClientState *nc)

@@ -10,8 +10,7 @@
  * is how the slow-path-only driver gets all traffic.  Egress applies per
  * port STP, VLAN membership and tagging; the egress VID is the FID.
  *
- * Egress from the CPU: control packets (TX header ctl = ETH_CTL) go
- * straight out of the local port named in the TX header.
+ * Frames for the CPU go through the CPU port (switchx2_cpu.c).
  *
  * Copyright (c) 2026 The switchx2-emu authors
  *
@@ -23,8 +22,6 @@
 #include "net/eth.h"
 #include "switchx2.h"
 #include "trace.h"
-
-#define SX2_MAX_TX_DEPTH    4
 
 /*
  * Flood tables.  The profile (CONFIG_PROFILE) provisions
@@ -100,42 +97,6 @@ SX2PortSet *sx2_flood_entry(SwitchX2State *s, unsigned kind, unsigned table,
     }
     assert(kind == SX2_FT_TYPE_VID && index < SX2_FT_VID_ENTRIES);
     return &s->ft_vid[table * SX2_FT_VID_ENTRIES + index];
-}
-
-static bool sx2_trap_action_traps(uint8_t action)
-{
-    return action == SX2_HPKT_TRAP_TO_CPU ||
-           action == SX2_HPKT_MIRROR_TO_CPU ||
-           action == SX2_HPKT_TRAP_AND_SOFT_DISCARD ||
-           action == SX2_HPKT_TRAP_EXCEPTION_TO_CPU;
-}
-
-bool sx2_trap_to_cpu(SwitchX2State *s, uint16_t trap_id, uint16_t sys_port,
-                     const uint8_t *buf, size_t len)
-{
-    const SX2Trap *t;
-    const SX2TrapGroup *g;
-
-    if (trap_id >= SX2_TRAP_ID_MAX) {
-        return false;
-    }
-    t = &s->hpkt[trap_id];
-    if (!sx2_trap_action_traps(t->action)) {
-        trace_switchx2_rx_drop(sys_port, trap_id, "trap not enabled");
-        s->cpu_drops++;
-        return false;
-    }
-    g = &s->htgt[t->group];
-    if (!g->valid) {
-        trace_switchx2_rx_drop(sys_port, trap_id, "trap group not set up");
-        s->cpu_drops++;
-        return false;
-    }
-    if (!sx2_rdq_deliver(s, g->rdq, sys_port, trap_id, buf, len)) {
-        s->cpu_drops++;
-        return false;
-    }
-    return true;
 }
 
 static const uint8_t sx2_mac_stp[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x00 };
@@ -266,8 +227,8 @@ static bool sx2_fwd_traps(SwitchX2State *s, SX2Port *in, SX2Frame *f)
         sx2_fwd_drop(in, f, "trap discard");
         return false;
     }
-    if (sx2_trap_action_traps(s->hpkt[trap].action)) {
-        if (!sx2_trap_to_cpu(s, trap, in->system_port, f->buf, f->len)) {
+    if (sx2_cpu_trap_action_traps(s->hpkt[trap].action)) {
+        if (!sx2_cpu_trap(s, trap, in->system_port, f->buf, f->len)) {
             in->cnt.rx_discards++;
         }
         return s->hpkt[trap].action == SX2_HPKT_MIRROR_TO_CPU;
@@ -280,20 +241,6 @@ static bool sx2_fwd_classify_fid(SX2Frame *f)
 {
     f->fid = sx2_fid_valid(f->vid) ? f->vid : 0;
     return f->fid != 0;
-}
-
-static void sx2_fwd_send(SwitchX2State *s, SX2Port *p, const uint8_t *buf,
-                         size_t len)
-{
-    /* A hub may hand the frame straight back to one of our ports */
-    if (s->tx_depth >= SX2_MAX_TX_DEPTH) {
-        trace_switchx2_tx_drop(p->local_port, len, "nested transmit");
-        p->cnt.tx_discards++;
-        return;
-    }
-    s->tx_depth++;
-    sx2_port_egress(p, buf, len);
-    s->tx_depth--;
 }
 
 /* Egress checks of one port, then tag push/strip/rewrite and transmit */
@@ -323,7 +270,7 @@ static void sx2_fwd_egress(SwitchX2State *s, SX2Port *p, const SX2Frame *f)
     tci = (f->tci & 0xF000) |
           (sx2_vid_test(p->vlan_u, vid) ? 0 : (uint16_t)vid);
     if (untag ? !f->tagged : f->tagged && f->tci == tci) {
-        sx2_fwd_send(s, p, f->buf, f->len);
+        sx2_port_egress(p, f->buf, f->len);
         return;
     }
     /* Rebuild the header: addresses, optional tag, then the rest */
@@ -335,7 +282,7 @@ static void sx2_fwd_egress(SwitchX2State *s, SX2Port *p, const SX2Frame *f)
         stw_be_p(out + 14, tci);
     }
     memcpy(out + 12 + (untag ? 0 : 4), f->buf + body, f->len - body);
-    sx2_fwd_send(s, p, out, olen);
+    sx2_port_egress(p, out, olen);
     g_free(out);
 }
 
@@ -408,7 +355,7 @@ static void sx2_fwd_flood(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
                              fc->flood_table, index);
     if (sx2_portset_test(&set, SX2_CPU_PORT)) {
         n++;
-        if (!sx2_trap_to_cpu(s, SX2_TRAP_FDB_MC, in->system_port, f->buf,
+        if (!sx2_cpu_trap(s, SX2_TRAP_FDB_MC, in->system_port, f->buf,
                              f->len)) {
             in->cnt.rx_discards++;
         }
@@ -445,7 +392,7 @@ static void sx2_fwd_forward(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
         sx2_fwd_drop(in, f, "FDB discard");
     } else if (action == SX2_SFD_ACTION_TRAP || lp == SX2_CPU_PORT) {
         trace_switchx2_fwd_unicast(in->local_port, SX2_CPU_PORT, f->fid);
-        if (!sx2_trap_to_cpu(s, SX2_TRAP_FDB_MC, in->system_port, f->buf,
+        if (!sx2_cpu_trap(s, SX2_TRAP_FDB_MC, in->system_port, f->buf,
                              f->len)) {
             in->cnt.rx_discards++;
         }
@@ -503,44 +450,4 @@ void sx2_fwd_ingress(SwitchX2State *s, SX2Port *in, const uint8_t *buf,
         return;
     }
     sx2_fwd_forward(s, in, &f);
-}
-
-void sx2_fwd_from_cpu(SwitchX2State *s, const uint8_t *txhdr,
-                      const uint8_t *buf, size_t len)
-{
-    unsigned port = sx2_fget(txhdr, SX2_TXHDR_PORT_MID);
-    SX2Port *p;
-
-    if (sx2_fget(txhdr, SX2_TXHDR_VERSION) != SX2_TXHDR_VERSION_0 ||
-        sx2_fget(txhdr, SX2_TXHDR_PROTO) != SX2_TXHDR_PROTO_ETH) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: TX header version %u "
-                      "protocol %u unsupported, packet dropped\n",
-                      sx2_fget(txhdr, SX2_TXHDR_VERSION),
-                      sx2_fget(txhdr, SX2_TXHDR_PROTO));
-        return;
-    }
-    if (sx2_fget(txhdr, SX2_TXHDR_CTL) != SX2_TXHDR_CTL_ETH_CTL) {
-        qemu_log_mask(LOG_UNIMP, "switchx2: data packets from the CPU "
-                      "need the forwarding pipeline, dropped\n");
-        return;
-    }
-    p = sx2_port_get(s, port);
-    if (!p) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: control packet for local "
-                      "port %u which does not exist, dropped\n", port);
-        return;
-    }
-    if (p->swid >= SX2_NUM_SWIDS) {
-        trace_switchx2_tx_drop(port, len, "port has no swid");
-        p->cnt.tx_discards++;
-        return;
-    }
-    if (s->tx_depth >= SX2_MAX_TX_DEPTH) {
-        trace_switchx2_tx_drop(port, len, "nested transmit");
-        p->cnt.tx_discards++;
-        return;
-    }
-    s->tx_depth++;
-    sx2_port_egress(p, buf, len);
-    s->tx_depth--;
 }

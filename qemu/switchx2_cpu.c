@@ -1,0 +1,118 @@
+/*
+ * Mellanox SwitchX-2 switch ASIC emulation: the CPU port
+ *
+ * Local port 0 is the CPU.  Frames reach it only through
+ * sx2_cpu_trap(): a trap ID selects, through HPKT and HTGT, the RDQ the
+ * frame lands on.  Packets from it arrive on the SDQs; the DMA layer
+ * hands each to sx2_cpu_tx(), which this file registers with it, so the
+ * DMA layer never calls up into EMAD or forwarding by name.  EMADs
+ * (locally processed) go to the register machinery, control packets
+ * straight out of the port the TX header names.
+ *
+ * Copyright (c) 2026 The switchx2-emu authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "switchx2.h"
+#include "trace.h"
+
+bool sx2_cpu_trap_action_traps(uint8_t action)
+{
+    return action == SX2_HPKT_TRAP_TO_CPU ||
+           action == SX2_HPKT_MIRROR_TO_CPU ||
+           action == SX2_HPKT_TRAP_AND_SOFT_DISCARD ||
+           action == SX2_HPKT_TRAP_EXCEPTION_TO_CPU;
+}
+
+/*
+ * Hand a frame to the CPU with @trap_id, as received on @sys_port.
+ * Returns false (and counts the drop) if the trap is off, its group
+ * has no RDQ, or the RDQ cannot take it.
+ */
+bool sx2_cpu_trap(SwitchX2State *s, uint16_t trap_id, uint16_t sys_port,
+                  const uint8_t *buf, size_t len)
+{
+    const SX2Trap *t;
+    const SX2TrapGroup *g;
+
+    if (trap_id >= SX2_TRAP_ID_MAX) {
+        return false;
+    }
+    t = &s->hpkt[trap_id];
+    if (!sx2_cpu_trap_action_traps(t->action)) {
+        trace_switchx2_rx_drop(sys_port, trap_id, "trap not enabled");
+        s->cpu_drops++;
+        return false;
+    }
+    g = &s->htgt[t->group];
+    if (!g->valid) {
+        trace_switchx2_rx_drop(sys_port, trap_id, "trap group not set up");
+        s->cpu_drops++;
+        return false;
+    }
+    if (!sx2_rdq_deliver(s, g->rdq, sys_port, trap_id, buf, len)) {
+        s->cpu_drops++;
+        return false;
+    }
+    return true;
+}
+
+/* A control packet: out of the local port the TX header names, as is */
+static void sx2_cpu_tx_control(SwitchX2State *s, const uint8_t *txhdr,
+                               const uint8_t *buf, size_t len)
+{
+    unsigned port = sx2_fget(txhdr, SX2_TXHDR_PORT_MID);
+    SX2Port *p;
+
+    if (sx2_fget(txhdr, SX2_TXHDR_VERSION) != SX2_TXHDR_VERSION_0 ||
+        sx2_fget(txhdr, SX2_TXHDR_PROTO) != SX2_TXHDR_PROTO_ETH) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: TX header version %u "
+                      "protocol %u unsupported, packet dropped\n",
+                      sx2_fget(txhdr, SX2_TXHDR_VERSION),
+                      sx2_fget(txhdr, SX2_TXHDR_PROTO));
+        return;
+    }
+    if (sx2_fget(txhdr, SX2_TXHDR_CTL) != SX2_TXHDR_CTL_ETH_CTL) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: data packets from the CPU "
+                      "need the forwarding pipeline, dropped\n");
+        return;
+    }
+    p = sx2_port_get(s, port);
+    if (!p) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: control packet for local "
+                      "port %u which does not exist, dropped\n", port);
+        return;
+    }
+    if (p->swid >= SX2_NUM_SWIDS) {
+        trace_switchx2_tx_drop(port, len, "port has no swid");
+        p->cnt.tx_discards++;
+        return;
+    }
+    sx2_port_egress(p, buf, len);
+}
+
+/* The SDQ consumer: EMADs are processed locally, the rest is sent */
+static void sx2_cpu_tx(SwitchX2State *s, const uint8_t *pkt, size_t len,
+                       bool lp)
+{
+    bool local;
+
+    if (len < SX2_TXHDR_LEN) {
+        return;     /* the DMA layer refuses such WQEs already */
+    }
+    local = lp || sx2_fget(pkt, SX2_TXHDR_EMAD);
+    trace_switchx2_cpu_tx(len - SX2_TXHDR_LEN, local);
+    if (local) {
+        sx2_emad_rx_from_cpu(s, pkt + SX2_TXHDR_LEN, len - SX2_TXHDR_LEN);
+    } else {
+        sx2_cpu_tx_control(s, pkt, pkt + SX2_TXHDR_LEN, len - SX2_TXHDR_LEN);
+    }
+}
+
+void sx2_cpu_init(SwitchX2State *s)
+{
+    sx2_dma_set_sdq_consumer(s, sx2_cpu_tx);
+}
