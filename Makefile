@@ -8,13 +8,17 @@
 #                   FDB learning latency and static FDB rate
 #   make test-linux-5.10   the same port tests driven by Debian's 5.10
 #                   kernel and its own SwitchX-2 driver (slow; not in CI)
+#   make debug-test the guest suite on a debug kernel (KASAN, kmemleak,
+#                   lockdep, UBSAN, debugobjects, atomic sleep, SLUB debug)
+#   make stress     the suite with 100 rounds of each driver reload kind
 #
 # Each step's script decides what is stale; see scripts/.
 
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all deps kernel-tree kernel qemu initramfs run qemu-test bench test-linux-5.10 clean distclean
+.PHONY: all deps kernel-tree kernel qemu initramfs run qemu-test bench test-linux-5.10 \
+	debug-test stress clean distclean
 
 all: initramfs qemu
 
@@ -50,9 +54,16 @@ bench: all
 test-linux-5.10: qemu
 	@bash $(S)/test-linux-5.10.sh
 
+debug-test: qemu
+	@bash $(S)/debug-test.sh
+
+stress: all
+	@SX_RELOAD_ROUNDS=100 GUEST_TIMEOUT=$${GUEST_TIMEOUT:-7200} bash $(S)/qemu-test.sh
+
 # Build outputs only; keeps the fetched sources and the unpacked trees.
 clean:
-	rm -rf build/kbuild build/qemu build/initramfs.cpio.gz* build/logs
+	rm -rf build/kbuild build/kbuild-debug build/kbuild-5.10 build/qemu \
+		build/initramfs*.cpio.gz* build/logs build/logs-debug build/logs-5.10
 
 distclean:
 	rm -rf build

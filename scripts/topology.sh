@@ -61,7 +61,9 @@ topology_qemu_args() {
 	done
 	# The switch sits behind a PCI bridge with a standard hot-plug
 	# controller, so that tests can unplug it (device_del) under load.
+	# The guest has no ACPI: hot-plug below bridges goes through SHPC.
 	QEMU_NET_ARGS+=(
+		-global PIIX4_PM.acpi-pci-hotplug-with-bridge-support=off
 		-device "pci-bridge,id=$SX_BRIDGE_ID,chassis_nr=1,shpc=on"
 		-device "switchx2,id=$SX_ID,bus=$SX_BRIDGE_ID,addr=1,ports=$SX_PORTS,mac=$SX_BASE_MAC,fdb-size=$SX_FDB_SIZE$sxports"
 	)
@@ -79,5 +81,8 @@ SX_HOST_MAC_PREFIX=$SX_HOST_MAC_PREFIX
 SX_PMTU_MAX=10000
 SX_FDB_SIZE=$SX_FDB_SIZE
 SX_ID=$SX_ID
+SX_BRIDGE_ID=$SX_BRIDGE_ID
+SX_BASE_MAC=$SX_BASE_MAC
+SX_RELOAD_ROUNDS=${SX_RELOAD_ROUNDS:-3}
 EOS
 }
