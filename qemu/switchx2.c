@@ -26,6 +26,22 @@
 #define SX2_DEFAULT_FW_VERSION  "9.4.5070"
 #define SX2_DEFAULT_PSID        "MT_0000000036"
 
+/*
+ * Run @fn as a guest access to the device would run: with the device's
+ * reentrancy guard engaged, so that a DMA of ours landing on our own BAR
+ * is refused instead of re-entering the model.  For entry points that
+ * are neither MMIO nor guarded bottom halves: net link changes, timers.
+ */
+void sx2_run_guarded(SwitchX2State *s, SX2GuardedFn *fn, void *opaque)
+{
+    MemReentrancyGuard *guard = &DEVICE(s)->mem_reentrancy_guard;
+    bool was_engaged = guard->engaged_in_io;
+
+    guard->engaged_in_io = true;
+    fn(s, opaque);
+    guard->engaged_in_io = was_engaged;
+}
+
 void sx2_irq_notify(SwitchX2State *s)
 {
     PCIDevice *pdev = PCI_DEVICE(s);
@@ -220,6 +236,7 @@ static void sx2_realize(PCIDevice *pdev, Error **errp)
                     &s->bar0, 0, SX2_MSIX_TABLE_OFFSET,
                     &s->bar0, 0, SX2_MSIX_PBA_OFFSET, 0, errp);
     if (ret) {
+        memory_region_del_subregion(&s->bar0, &s->mmio);
         return;
     }
     msix_vector_use(pdev, 0);
@@ -238,15 +255,21 @@ static void sx2_realize(PCIDevice *pdev, Error **errp)
         s->ft_vid = NULL;
         msix_vector_unuse(pdev, 0);
         msix_uninit(pdev, &s->bar0, &s->bar0);
+        memory_region_del_subregion(&s->bar0, &s->mmio);
         return;
     }
     sx2_state_reset(s);
 }
 
+/*
+ * Unrealize, also on hot-unplug: everything realize took is given back,
+ * and the cables' far ends get back the links the ports took down.
+ */
 static void sx2_exit(PCIDevice *pdev)
 {
     SwitchX2State *s = SWITCHX2(pdev);
 
+    s->unplugging = true;
     sx2_fp_unrealize(s);
     if (s->reset_bh) {
         qemu_bh_delete(s->reset_bh);
@@ -257,6 +280,8 @@ static void sx2_exit(PCIDevice *pdev)
     s->ft_vid = NULL;
     msix_vector_unuse(pdev, 0);
     msix_uninit(pdev, &s->bar0, &s->bar0);
+    /* A subregion holds a reference to its owner, us: drop it */
+    memory_region_del_subregion(&s->bar0, &s->mmio);
 }
 
 static void sx2_qdev_reset(DeviceState *dev)
@@ -338,6 +363,8 @@ static void sx2_class_init(ObjectClass *klass, void *data)
     set_bit(DEVICE_CATEGORY_NETWORK, dc->categories);
     dc->desc = "Mellanox SwitchX-2 Ethernet switch ASIC";
     dc->reset = sx2_qdev_reset;
+    /* Hot-pluggable: sx2_exit() releases all that realize took */
+    dc->hotpluggable = true;
     dc->vmsd = &sx2_vmstate;
     device_class_set_props(dc, sx2_properties);
 }

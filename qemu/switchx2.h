@@ -304,12 +304,21 @@ struct SwitchX2State {
 
     SX2Port fp[SX2_MAX_PORTS + 1];
 
+    /* Ingress budget, switchx2_fp.c */
+    unsigned rx_budget;         /* frames the ports may still take now */
+    unsigned rx_flush_next;     /* port whose queue is flushed first */
+    QEMUBH *rx_bh;              /* refills the budget, flushes the queues */
+
+    bool unplugging;            /* in unrealize: take no frames, no events */
+
     /* Frames that could not be delivered to the CPU */
     uint64_t cpu_drops;
     unsigned tx_depth;          /* nested transmits now on the stack */
 };
 
 /* switchx2.c */
+typedef void SX2GuardedFn(SwitchX2State *s, void *opaque);
+void sx2_run_guarded(SwitchX2State *s, SX2GuardedFn *fn, void *opaque);
 void sx2_irq_notify(SwitchX2State *s);
 void sx2_schedule_soft_reset(SwitchX2State *s);
 void sx2_state_reset(SwitchX2State *s);

@@ -22,6 +22,9 @@
 /* Transmits one frame may cause through hubs back into the switch */
 #define SX2_MAX_TX_DEPTH    4
 
+/* Frames the device takes per main-loop turn (see sx2_rx_budget_take) */
+#define SX2_RX_BUDGET       64
+
 SX2Port *sx2_port_get(SwitchX2State *s, uint32_t local_port)
 {
     if (local_port < 1 || local_port > s->num_ports) {
@@ -306,13 +309,55 @@ void sx2_port_egress(SX2Port *p, const uint8_t *buf, size_t len)
     s->tx_depth--;
 }
 
+/*
+ * Ingress budget.  Ports cabled into a loop (two on one hub, switches in
+ * a ring) storm when flooding is on, as silicon does.  But each frame a
+ * port takes is forwarded on QEMU's stack, and the net queue at once
+ * delivers what comes back, so an unbounded storm would never return to
+ * the main loop.  The whole device takes at most SX2_RX_BUDGET frames
+ * per main-loop turn; past that its ports refuse frames, the net queues
+ * hold them, and a bottom half refills the budget on the next turn and
+ * flushes the queues.  Frames are delayed, not dropped (until a net
+ * queue itself overflows).
+ */
+static bool sx2_rx_budget_take(SwitchX2State *s)
+{
+    if (!s->rx_budget) {
+        return false;
+    }
+    if (--s->rx_budget == 0) {
+        trace_switchx2_rx_budget_spent(SX2_RX_BUDGET);
+        qemu_bh_schedule(s->rx_bh);
+    }
+    return true;
+}
+
+static void sx2_rx_resume_bh(void *opaque)
+{
+    SwitchX2State *s = opaque;
+    unsigned i, lp;
+
+    s->rx_budget = SX2_RX_BUDGET;
+    /* Start with another port each turn so that none starves the rest */
+    s->rx_flush_next = s->rx_flush_next % s->num_ports + 1;
+    trace_switchx2_rx_budget_resume(s->rx_flush_next);
+    for (i = 0; i < s->num_ports; i++) {
+        lp = (s->rx_flush_next - 1 + i) % s->num_ports + 1;
+        if (s->fp[lp].nic) {
+            qemu_flush_queued_packets(qemu_get_queue(s->fp[lp].nic));
+        }
+    }
+}
+
 static bool sx2_port_can_receive(NetClientState *nc)
 {
+    SX2Port *p = qemu_get_nic_opaque(nc);
+
     /*
-     * Frames are never held back: like the silicon, the switch drops
-     * (and counts) what it cannot hand to the CPU.
+     * Only the ingress budget holds frames back: otherwise, like the
+     * silicon, the switch drops (and counts) what it cannot forward.
      */
-    return true;
+    return p->s->unplugging || p->s->rx_budget > 0;
 }
 
 static ssize_t sx2_port_receive(NetClientState *nc, const uint8_t *buf,
@@ -321,6 +366,12 @@ static ssize_t sx2_port_receive(NetClientState *nc, const uint8_t *buf,
     SX2Port *p = qemu_get_nic_opaque(nc);
     SwitchX2State *s = p->s;
 
+    if (s->unplugging) {
+        return size;
+    }
+    if (!sx2_rx_budget_take(s)) {
+        return 0;       /* the net queue keeps it for sx2_rx_resume_bh() */
+    }
     if (s->reset_pending || p->oper_status != SX2_OPER_UP) {
         trace_switchx2_rx_port_drop(p->local_port, size, "port down");
         return size;
@@ -340,11 +391,24 @@ static ssize_t sx2_port_receive(NetClientState *nc, const uint8_t *buf,
     return size;
 }
 
+static void sx2_port_link_changed_guarded(SwitchX2State *s, void *opaque)
+{
+    sx2_port_update_oper(opaque);
+}
+
 static void sx2_port_link_status_changed(NetClientState *nc)
 {
     SX2Port *p = qemu_get_nic_opaque(nc);
 
-    sx2_port_update_oper(p);
+    if (p->s->unplugging) {
+        return;
+    }
+    /*
+     * QMP set_link, or another switch's PAOS through the cable, gets
+     * here: not a guest access to us, so nothing has engaged the guard,
+     * yet the PUDE this may raise is DMA and MSI-X.
+     */
+    sx2_run_guarded(p->s, sx2_port_link_changed_guarded, p);
 }
 
 static NetClientInfo sx2_port_info = {
@@ -377,17 +441,44 @@ bool sx2_fp_realize(SwitchX2State *s, Error **errp)
                               &dev->mem_reentrancy_guard, p);
         qemu_format_nic_info_str(qemu_get_queue(p->nic), p->conf.macaddr.a);
     }
+    s->rx_budget = SX2_RX_BUDGET;
+    s->rx_flush_next = 0;
+    s->rx_bh = qemu_bh_new_guarded(sx2_rx_resume_bh, s,
+                                   &dev->mem_reentrancy_guard);
     return true;
 }
 
+/*
+ * Unplug: give the far-end NICs back the links our ports took, then let
+ * go of the ports.  s->unplugging is set: a frame or link change that
+ * arrives meanwhile (a far end coming back up may be one of our own
+ * ports) is ignored.
+ */
 void sx2_fp_unrealize(SwitchX2State *s)
 {
     unsigned i;
 
+    assert(s->unplugging);
     for (i = 1; i <= SX2_MAX_PORTS; i++) {
         if (s->fp[i].nic) {
-            qemu_del_nic(s->fp[i].nic);
-            s->fp[i].nic = NULL;
+            sx2_port_drive_far_end(&s->fp[i], true);
         }
+    }
+    if (s->rx_bh) {
+        qemu_bh_delete(s->rx_bh);
+        s->rx_bh = NULL;
+    }
+    for (i = 1; i <= SX2_MAX_PORTS; i++) {
+        NetClientState *nc;
+
+        if (!s->fp[i].nic) {
+            continue;
+        }
+        /* Our frames still waiting in the peer's queue name us as sender */
+        nc = qemu_get_queue(s->fp[i].nic);
+        qemu_purge_queued_packets(nc);
+        /* This also completes the frames held for us (ingress budget) */
+        qemu_del_nic(s->fp[i].nic);
+        s->fp[i].nic = NULL;
     }
 }
