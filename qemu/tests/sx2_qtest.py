@@ -7,6 +7,8 @@
 # kernel: reset, firmware queries, queue setup, register access by
 # command and by EMAD, link bring-up and PUDE, packets both ways, and a
 # handful of malformed inputs.  Usage: sx2_qtest.py QEMU-BINARY
+import json
+import os
 import socket
 import struct
 import subprocess
@@ -26,6 +28,7 @@ FAIL = 0
 
 class QTest:
     def __init__(self, args):
+        self.bar = BAR
         self.p = subprocess.Popen(args, stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True)
 
@@ -55,10 +58,11 @@ class QTest:
 
     # BAR0 registers are 32 bit big-endian
     def reg_w(self, off, v):
-        self.cmd('write 0x%x 0x4 0x%s' % (BAR + off, struct.pack('>I', v).hex()))
+        self.cmd('write 0x%x 0x4 0x%s' % (self.bar + off,
+                                          struct.pack('>I', v).hex()))
 
     def reg_r(self, off):
-        return struct.unpack('>I', self.mem_read(BAR + off, 4))[0]
+        return struct.unpack('>I', self.mem_read(self.bar + off, 4))[0]
 
     def quit(self):
         self.p.kill()
@@ -84,12 +88,18 @@ def fset(b, off, shift, bits, v):
 def cfg_addr(dev, reg): return 0x80000000 | (dev << 11) | reg
 
 
-def find_dev(q):
+def find_devs(q):
+    devs = []
     for dev in range(32):
         q.outl(0xcf8, cfg_addr(dev, 0))
         if q.inl(0xcfc) == 0xc73815b3:
-            return dev
-    return None
+            devs.append(dev)
+    return devs
+
+
+def find_dev(q):
+    devs = find_devs(q)
+    return devs[0] if devs else None
 
 
 def cfg_w32(q, dev, reg, v):
@@ -1332,7 +1342,243 @@ def l2_main():
     q.quit()
 
 
+class QMP:
+    """A QMP monitor on a unix socket, answering one command at a time."""
+    def __init__(self, path):
+        for _ in range(100):
+            try:
+                self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.s.connect(path)
+                break
+            except OSError:
+                time.sleep(0.05)
+        self.buf = b''
+        self.events = []
+        self.line(10)
+        self.cmd('qmp_capabilities')
+
+    def line(self, timeout):
+        """The next JSON message, or None after @timeout seconds."""
+        end = time.monotonic() + timeout
+        while b'\n' not in self.buf:
+            left = end - time.monotonic()
+            if left <= 0:
+                return None
+            self.s.settimeout(left)
+            try:
+                data = self.s.recv(65536)
+            except socket.timeout:
+                return None
+            if not data:
+                raise RuntimeError('QMP closed')
+            self.buf += data
+        ln, self.buf = self.buf.split(b'\n', 1)
+        return json.loads(ln)
+
+    def cmd(self, command, **args):
+        msg = {'execute': command}
+        if args:
+            msg['arguments'] = args
+        self.s.sendall(json.dumps(msg).encode() + b'\n')
+        while True:
+            r = self.line(10)
+            if r is None:
+                return {}
+            if 'event' in r:
+                self.events.append(r)
+                continue
+            return r
+
+    def timed(self, command, **args):
+        t = time.monotonic()
+        r = self.cmd(command, **args)
+        return r, time.monotonic() - t
+
+    def wait_event(self, name, timeout=5.0):
+        end = time.monotonic() + timeout
+        while True:
+            for e in self.events:
+                if e['event'] == name:
+                    self.events.remove(e)
+                    return e
+            r = self.line(max(0.0, end - time.monotonic()))
+            if r is None:
+                return None
+            if 'event' in r:
+                self.events.append(r)
+
+
+def dev_setup(q, dev, bar):
+    """BAR0 at @bar, memory and bus mastering on; later calls use it."""
+    cfg_w32(q, dev, 0x10, bar | 4)
+    cfg_w32(q, dev, 0x14, 0)
+    cfg_w32(q, dev, 0x04, 0x6)
+    q.bar = bar
+
+
+def paos_set(q, lp, up):
+    p = lp_pl(0x10, lp)
+    fset(p, 0, 8, 4, 1 if up else 2)
+    fset(p, 4, 31, 1, 1)
+    return reg_cmd(q, 0x5006, p, True)[1]
+
+
+def paos_oper_of(q, lp):
+    st, est, out = reg_cmd(q, 0x5006, lp_pl(0x10, lp), False)
+    return fget(out, 0, 0, 4) if est == 0 else None
+
+
+def spms_vid1(q, lp, state):
+    p = lp_pl(0x404, lp)
+    p[4 + (4095 - 1) // 4] = state << 2
+    return reg_cmd(q, 0x200D, p, True)[1]
+
+
+def ppcnt_rx_tx(q, lp):
+    st, est, out = reg_cmd(q, 0x5008, lp_pl(0x100, lp), False)
+    return (struct.unpack_from('>Q', out, 16)[0],
+            struct.unpack_from('>Q', out, 8)[0])
+
+
+def storm_rate(q, lp, secs=0.3):
+    """Frames port @lp received during @secs of wall clock time."""
+    a = ppcnt_rx_tx(q, lp)[0]
+    time.sleep(secs)
+    return ppcnt_rx_tx(q, lp)[0] - a
+
+
+# Loops: ports 1 and 2 of switch A on one hub, port 3 on a socket the
+# script injects through, port 4 cabled to port 1 of switch B.  A QMP
+# monitor must keep answering while a broadcast storms around the loop;
+# STP or a cut cable stops it; A is hot-unplugged in the middle of one.
+def storm_main():
+    qmp_path = '/tmp/sx2-qtest-qmp-%d.sock' % os.getpid()
+    sk = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    sk.bind(('127.0.0.1', 0))
+    local = free_udp_port()
+    args = [QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
+            '-display', 'none', '-vga', 'none', '-nodefaults', '-m', '64M',
+            '-L', '/usr/share/seabios', '-L', '/usr/share/qemu',
+            '-qmp', 'unix:%s,server=on,wait=off' % qmp_path,
+            '-netdev', 'hubport,id=a,hubid=5',
+            '-netdev', 'hubport,id=b,hubid=5',
+            '-netdev', 'socket,id=u3,udp=127.0.0.1:%d,localaddr='
+            '127.0.0.1:%d' % (sk.getsockname()[1], local),
+            '-netdev', 'hubport,id=c4,hubid=6',
+            '-netdev', 'hubport,id=d1,hubid=6',
+            '-device', 'switchx2,id=sx,ports=4,port1=a,port2=b,port3=u3,'
+            'port4=c4',
+            '-device', 'switchx2,id=sy,ports=2,mac=52:54:00:12:37:00,'
+            'port1=d1']
+    q = QTest(args)
+    qmp = QMP(qmp_path)
+    os.unlink(qmp_path)
+    devs = find_devs(q)
+    check(len(devs) == 2, 'storm: two switches found (%s)' % devs)
+    bar_a, bar_b = BAR, BAR + 0x1000000
+    dev_setup(q, devs[1], bar_b)
+    dev_setup(q, devs[0], bar_a)
+
+    # A: one single-entry flood table {1, 2} for broadcast, VID 1
+    # forwarding, learning off (the default), ports up
+    st = exec_cmd(q, 0x100, opmod=1, in_mbox=profile_mbox(1, 0))[0]
+    ests = [reg_cmd(q, 0x2012, sftr_pl(0, SINGLE_T, 0, 1, [1, 2]), True)[1],
+            reg_cmd(q, 0x2011, sfgc_pl(0, SINGLE_T, 0), True)[1]]
+    ests += [spms_vid1(q, lp, 3) for lp in (1, 2, 3, 4)]
+    ests += [paos_set(q, lp, True) for lp in (1, 2, 3, 4)]
+    opers = [paos_oper_of(q, lp) for lp in (1, 2, 3, 4)]
+    check(st == 0 and ests == [0] * 10 and opers == [2, 2, 1, 2] or
+          opers == [1, 1, 1, 2],
+          'storm: A flood table {1, 2} for broadcast, ports up (oper %s)' %
+          opers)
+    # The cable A4-B1: both ends admin up -> both oper up; A4 down takes
+    # B1 down (B's link change runs under B's reentrancy guard)
+    q.bar = bar_b
+    paos_set(q, 1, True)
+    b_up = paos_oper_of(q, 1)
+    q.bar = bar_a
+    paos_set(q, 4, False)
+    q.bar = bar_b
+    b_down = paos_oper_of(q, 1)
+    q.bar = bar_a
+    check(b_up == 1 and b_down == 2, 'storm: cable A4-B1 up, A4 admin '
+          'down takes B1 down (%s, %s)' % (b_up, b_down))
+
+    frame = b'\xff' * 6 + MAC_A + struct.pack('>H', 0x88b5) + bytes(46)
+
+    def inject():
+        sk.sendto(frame, ('127.0.0.1', local))
+        time.sleep(0.1)
+
+    inject()
+    rate = storm_rate(q, 1)
+    times = []
+    ok = True
+    for _ in range(20):
+        r, t = qmp.timed('query-status')
+        ok = ok and r.get('return', {}).get('status') == 'running'
+        times.append(t)
+    rate2 = storm_rate(q, 2)
+    print('     storm: port 1 took %d, port 2 %d frames in 0.3 s; QMP '
+          'query-status max %.1f ms, mean %.1f ms' %
+          (rate, rate2, max(times) * 1000, sum(times) / len(times) * 1000))
+    check(rate > 1000 and rate2 > 1000, 'storm: PPCNT rx keeps growing on '
+          'both looped ports (%d, %d in 0.3 s)' % (rate, rate2))
+    check(ok and max(times) < 1.0, 'storm: QMP query-status answers within '
+          '1 s while it storms (max %.1f ms)' % (max(times) * 1000))
+    check(spms_vid1(q, 1, 1) == 0, 'storm: SPMS port 1 VID 1 discarding')
+    time.sleep(0.1)
+    check(storm_rate(q, 1) == 0 and storm_rate(q, 2) == 0,
+          'storm: STP blocking one looped port stops it')
+    spms_vid1(q, 1, 3)
+    inject()
+    rate = storm_rate(q, 2)
+    r = qmp.cmd('set_link', name='a', up=False)
+    time.sleep(0.1)
+    check(rate > 1000 and 'return' in r and storm_rate(q, 2) == 0 and
+          paos_oper_of(q, 1) == 2,
+          'storm: resumed (%d frames), stops when QMP set_link cuts the '
+          'loop; port 1 oper down' % rate)
+
+    # Hot-unplug A while it storms: B gets its link back, QEMU lives on
+    qmp.cmd('set_link', name='a', up=True)
+    inject()
+    rate = storm_rate(q, 2)
+    slot = devs[0]
+    r = qmp.cmd('device_del', id='sx')
+    q.outl(0xae08, 1 << slot)
+    ev = qmp.wait_event('DEVICE_DELETED')
+    r2, t = qmp.timed('query-status')
+    check(rate > 1000 and 'return' in r and ev is not None and
+          r2.get('return', {}).get('status') == 'running',
+          'storm: device_del of A during a storm (%d frames/0.3 s) '
+          'completes, QEMU runs on' % rate)
+    check(find_devs(q) == [devs[1]], 'storm: A gone from the bus')
+    q.bar = bar_b
+    check(paos_oper_of(q, 1) == 1, 'storm: unplugged A gave B1 its link '
+          'back: oper up')
+    # Plug it back: its reset takes the far end down again
+    r = qmp.cmd('device_add', driver='switchx2', id='sx2', ports=4,
+                port1='a', port2='b', port3='u3', port4='c4')
+    devs2 = find_devs(q)
+    check('return' in r and len(devs2) == 2 and paos_oper_of(q, 1) == 2,
+          'storm: device_add brings a new A (%s) whose ports are down: B1 '
+          'oper down' % devs2)
+    new = [d for d in devs2 if d != devs[1]]
+    if new:
+        dev_setup(q, new[0], bar_a)
+        st, out = exec_cmd(q, 0x004)
+        check(st == 0, 'storm: the hot-plugged switch answers QUERY_FW')
+        r = qmp.cmd('device_del', id='sx2')
+        q.outl(0xae08, 1 << new[0])
+        check(qmp.wait_event('DEVICE_DELETED') is not None and
+              find_devs(q) == [devs[1]],
+              'storm: and unplugs again cleanly')
+    q.quit()
+
+
 main()
 l2_main()
+storm_main()
 print('%d failure(s)' % FAIL)
 sys.exit(1 if FAIL else 0)
