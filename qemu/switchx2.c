@@ -62,6 +62,8 @@ void sx2_irq_notify(SwitchX2State *s)
 void sx2_state_reset(SwitchX2State *s)
 {
     s->reset_pending = false;
+    sx2_fault_reset(s);
+    sx2_emad_reset(s);
     sx2_cmd_reset(s);
     sx2_dma_reset(s);
     sx2_reg_reset(s);
@@ -258,6 +260,7 @@ static void sx2_realize(PCIDevice *pdev, Error **errp)
         memory_region_del_subregion(&s->bar0, &s->mmio);
         return;
     }
+    sx2_fault_realize(s);
     sx2_state_reset(s);
 }
 
@@ -270,6 +273,7 @@ static void sx2_exit(PCIDevice *pdev)
     SwitchX2State *s = SWITCHX2(pdev);
 
     s->unplugging = true;
+    sx2_fault_unrealize(s);
     sx2_fp_unrealize(s);
     if (s->reset_bh) {
         qemu_bh_delete(s->reset_bh);
@@ -367,6 +371,7 @@ static void sx2_class_init(ObjectClass *klass, void *data)
     dc->hotpluggable = true;
     dc->vmsd = &sx2_vmstate;
     device_class_set_props(dc, sx2_properties);
+    sx2_fault_class_init(klass);
 }
 
 static const TypeInfo sx2_info = {

@@ -14,6 +14,7 @@
 #include "net/net.h"
 #include "qom/object.h"
 #include "qemu/timer.h"
+#include "qemu/queue.h"
 #include "switchx2_hw.h"
 
 #define TYPE_SWITCHX2 "switchx2"
@@ -125,6 +126,33 @@ typedef struct SX2PortCounters {
 } SX2PortCounters;
 
 typedef struct SwitchX2State SwitchX2State;
+
+/*
+ * Fault injection knobs: a host-side test facility, not silicon
+ * behaviour.  Each is a QOM property (see switchx2_fault.c); all but
+ * EMAD_DELAY_MS count the upcoming events to affect.
+ */
+typedef enum SX2Fault {
+    SX2_FAULT_EMAD_DROP,
+    SX2_FAULT_EMAD_BUSY,
+    SX2_FAULT_EMAD_ERROR,
+    SX2_FAULT_EMAD_DELAY_MS,
+    SX2_FAULT_CMD_TIMEOUT,
+    SX2_FAULT_CMD_ERROR,
+    SX2_FAULT_CQE_ERROR,
+    SX2_FAULT_CQE_BAD_LENGTH,
+    SX2_FAULT_RDQ_BAD_PORT,
+    SX2_FAULT_PUDE_FLAP,
+    SX2_FAULT_MAX
+} SX2Fault;
+
+/* An EMAD response held back by fault-emad-delay-ms */
+typedef struct SX2DelayedEmad {
+    QSIMPLEQ_ENTRY(SX2DelayedEmad) next;
+    int64_t deadline;           /* QEMU_CLOCK_VIRTUAL ns */
+    size_t len;
+    uint8_t frame[];
+} SX2DelayedEmad;
 
 /*
  * Consumer of the packets the CPU sends on an SDQ: @pkt starts with the
@@ -311,6 +339,16 @@ struct SwitchX2State {
 
     bool unplugging;            /* in unrealize: take no frames, no events */
 
+    /* Fault injection, switchx2_fault.c */
+    uint32_t fault[SX2_FAULT_MAX];
+    QEMUTimer *cmd_timer;       /* completes a command fault-cmd-timeout holds */
+    QEMUTimer *emad_timer;      /* sends the delayed EMAD responses */
+    QSIMPLEQ_HEAD(, SX2DelayedEmad) emad_delayed;
+    unsigned emad_delayed_count;
+    QEMUTimer *flap_timer;      /* next step of fault-pude-flap */
+    SX2PortSet flap_ports;      /* ports being flapped */
+    bool flap_down;             /* ... and now held down */
+
     /* Frames that could not be delivered to the CPU */
     uint64_t cpu_drops;
     unsigned tx_depth;          /* nested transmits now on the stack */
@@ -323,10 +361,19 @@ void sx2_irq_notify(SwitchX2State *s);
 void sx2_schedule_soft_reset(SwitchX2State *s);
 void sx2_state_reset(SwitchX2State *s);
 
+/* switchx2_fault.c */
+void sx2_fault_class_init(ObjectClass *klass);
+void sx2_fault_realize(SwitchX2State *s);
+void sx2_fault_unrealize(SwitchX2State *s);
+void sx2_fault_reset(SwitchX2State *s);
+bool sx2_fault_take(SwitchX2State *s, SX2Fault f);
+bool sx2_fault_link_held_down(SX2Port *p);
+
 /* switchx2_cmd.c */
 uint32_t sx2_cir_read(SwitchX2State *s, hwaddr addr);
 void sx2_cir_write(SwitchX2State *s, hwaddr addr, uint32_t val);
 void sx2_cmd_reset(SwitchX2State *s);
+void sx2_cmd_timeout(SwitchX2State *s, void *opaque);
 
 /* switchx2_dma.c */
 void sx2_doorbell_write(SwitchX2State *s, hwaddr off, uint32_t val);
@@ -351,6 +398,8 @@ uint8_t sx2_cmd_query_eq(SwitchX2State *s, uint32_t eqn, uint8_t *mbox);
 /* switchx2_emad.c */
 bool sx2_reg_access(SwitchX2State *s, uint8_t *buf, size_t len,
                     const char *via);
+void sx2_emad_reset(SwitchX2State *s);
+void sx2_emad_delayed_tick(SwitchX2State *s, void *opaque);
 void sx2_emad_rx_from_cpu(SwitchX2State *s, const uint8_t *frame,
                           size_t len);
 void sx2_emad_send_event(SwitchX2State *s, uint16_t trap_id, uint16_t reg_id,

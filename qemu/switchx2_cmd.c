@@ -14,6 +14,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/timer.h"
 #include "switchx2.h"
 #include "trace.h"
 
@@ -62,6 +63,9 @@ void sx2_cmd_reset(SwitchX2State *s)
     s->cir_out_param_lo = 0;
     s->cir_token = 0;
     s->cir_ctrl = 0;
+    if (s->cmd_timer) {
+        timer_del(s->cmd_timer);     /* a command fault-cmd-timeout held */
+    }
     s->fa_pages = 0;
     memset(s->fa_pa, 0, sizeof(s->fa_pa));
     memset(&s->profile, 0, sizeof(s->profile));
@@ -427,6 +431,42 @@ static void sx2_cmd_complete(SwitchX2State *s, uint16_t opcode, uint8_t status,
     }
 }
 
+/*
+ * fault-cmd-timeout: GO stays set (the CIR refuses writes meanwhile)
+ * until cmd_timer completes the command, unexecuted, 2 s of virtual
+ * time later: longer than the Linux driver waits.  fault-cmd-error:
+ * complete at once, unexecuted.  Returns true if a fault took the
+ * command.
+ */
+#define SX2_CMD_TIMEOUT_MS  2000
+
+static bool sx2_cmd_fault(SwitchX2State *s, uint16_t opcode, bool evreq)
+{
+    if (sx2_fault_take(s, SX2_FAULT_CMD_TIMEOUT)) {
+        trace_switchx2_cmd_held(opcode, sx2_cmd_name(opcode),
+                                SX2_CMD_TIMEOUT_MS);
+        timer_mod(s->cmd_timer, qemu_clock_get_ms(QEMU_CLOCK_VIRTUAL) +
+                  SX2_CMD_TIMEOUT_MS);
+        return true;
+    }
+    if (sx2_fault_take(s, SX2_FAULT_CMD_ERROR)) {
+        sx2_cmd_complete(s, opcode, SX2_CMD_STATUS_BAD_SYS_STATE, evreq);
+        return true;
+    }
+    return false;
+}
+
+/* cmd_timer: the held command ends, unexecuted, in an internal error */
+void sx2_cmd_timeout(SwitchX2State *s, void *opaque)
+{
+    if (!(s->cir_ctrl & SX2_CIR_CTRL_GO)) {
+        return;
+    }
+    sx2_cmd_complete(s, s->cir_ctrl & SX2_CIR_CTRL_OPCODE_MASK,
+                     SX2_CMD_STATUS_INTERNAL_ERR,
+                     s->cir_ctrl & SX2_CIR_CTRL_EVREQ);
+}
+
 static void sx2_cmd_execute(SwitchX2State *s)
 {
     SX2CmdCtx *c;
@@ -436,6 +476,9 @@ static void sx2_cmd_execute(SwitchX2State *s)
 
     if (s->reset_pending) {
         sx2_cmd_complete(s, opcode, SX2_CMD_STATUS_RUNNING_RESET, false);
+        return;
+    }
+    if (sx2_cmd_fault(s, opcode, evreq)) {
         return;
     }
 
@@ -490,7 +533,7 @@ uint32_t sx2_cir_read(SwitchX2State *s, hwaddr addr)
 void sx2_cir_write(SwitchX2State *s, hwaddr addr, uint32_t val)
 {
     if (s->cir_ctrl & SX2_CIR_CTRL_GO) {
-        /* Commands complete synchronously, so this cannot happen */
+        /* Only a command fault-cmd-timeout holds is still running */
         qemu_log_mask(LOG_GUEST_ERROR,
                       "switchx2: CIR written while a command is running\n");
         return;

@@ -455,16 +455,97 @@ static void sx2_sdq_process(SwitchX2State *s, unsigned sdqn)
 /*
  * Receive path: place a frame into the next RDQ buffer and complete it
  */
+
+/* Total length the buffer @wqe describes */
+static size_t sx2_wqe_capacity(const uint8_t *wqe)
+{
+    size_t cap = 0;
+    unsigned i;
+
+    for (i = 0; i < SX2_WQE_SG_ENTRIES; i++) {
+        cap += lduw_be_p(wqe + SX2_WQE_BYTE_COUNT_OFF(i)) &
+               SX2_WQE_BYTE_COUNT_MASK;
+    }
+    return cap;
+}
+
+/* Scatter @len bytes over the buffer @wqe describes */
+static bool sx2_rdq_scatter(SwitchX2State *s, unsigned rdqn, uint16_t cons,
+                            const uint8_t *wqe, const uint8_t *buf,
+                            size_t len)
+{
+    size_t off = 0;
+    unsigned i;
+
+    for (i = 0; i < SX2_WQE_SG_ENTRIES && off < len; i++) {
+        size_t n = lduw_be_p(wqe + SX2_WQE_BYTE_COUNT_OFF(i)) &
+                   SX2_WQE_BYTE_COUNT_MASK;
+        dma_addr_t a = ldq_be_p(wqe + SX2_WQE_ADDR_OFF(i));
+
+        n = MIN(n, len - off);
+        if (n && pci_dma_write(PCI_DEVICE(s), a, buf + off, n) != MEMTX_OK) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RDQ%u WQE %u: DMA "
+                          "write of %zu bytes at 0x%" PRIx64 " failed\n",
+                          rdqn, cons, n, (uint64_t)a);
+            return false;
+        }
+        off += n;
+    }
+    return true;
+}
+
+/* A system port no local port has: what fault-rdq-bad-port reports */
+static uint16_t sx2_unmapped_system_port(SwitchX2State *s)
+{
+    uint16_t sys = 0xFFFE;
+
+    /* At most num_ports + 1 values are taken: this ends quickly */
+    while (sx2_local_port_of_system_port(s, sys) >= 0) {
+        sys--;
+    }
+    return sys;
+}
+
+/*
+ * Complete an RX WQE.  The RX completion faults apply here; returns
+ * whether the frame counts as delivered.
+ */
+static bool sx2_rdq_complete(SwitchX2State *s, unsigned rdqn,
+                             SX2DescQueue *q, uint16_t sys_port,
+                             uint16_t trap_id, size_t len, size_t cap,
+                             bool error)
+{
+    uint8_t cqe[SX2_CQE_SIZE] = { 0 };
+    size_t byte_count = error ? 0 : len;
+
+    if (!error && sx2_fault_take(s, SX2_FAULT_CQE_BAD_LENGTH)) {
+        /* One byte more than the buffer, if the field can say so */
+        byte_count = MIN(cap + 1, SX2_WQE_BYTE_COUNT_MASK);
+    }
+    if (sx2_fault_take(s, SX2_FAULT_RDQ_BAD_PORT)) {
+        sys_port = sx2_unmapped_system_port(s);
+    }
+    sx2_fset(cqe, SX2_CQE_LAG, 0);
+    sx2_fset(cqe, SX2_CQE_SYSTEM_PORT, sys_port);
+    sx2_fset(cqe, SX2_CQE_WQE_COUNTER, q->cons);
+    sx2_fset(cqe, SX2_CQE_BYTE_COUNT, byte_count);
+    sx2_fset(cqe, SX2_CQE_TRAP_ID, trap_id);
+    sx2_fset(cqe, SX2_CQE_CRC, 0);
+    sx2_fset(cqe, SX2_CQE_E, error);
+    sx2_fset(cqe, SX2_CQE_SR, 0);
+    sx2_fset(cqe, SX2_CQE_DQN, rdqn);
+    trace_switchx2_rx_deliver(rdqn, q->cons, sys_port, trap_id, byte_count);
+    q->cons++;
+    return sx2_cq_post(s, q->cqn, cqe) && !error;
+}
+
 bool sx2_rdq_deliver(SwitchX2State *s, unsigned rdqn, uint16_t sys_port,
                      uint16_t trap_id, const uint8_t *buf, size_t len)
 {
-    PCIDevice *pdev = PCI_DEVICE(s);
     uint8_t wqe[SX2_WQE_SIZE];
-    uint8_t cqe[SX2_CQE_SIZE] = { 0 };
     SX2DescQueue *q;
-    size_t cap = 0, off = 0;
+    size_t cap;
     dma_addr_t addr;
-    unsigned i;
 
     if (rdqn >= SX2_NUM_RDQS || !s->rdq[rdqn].hw_owned ||
         s->rdq[rdqn].error) {
@@ -481,45 +562,25 @@ bool sx2_rdq_deliver(SwitchX2State *s, unsigned rdqn, uint16_t sys_port,
         return false;
     }
     addr = sx2_elem_addr(q->pa, SX2_WQE_SIZE, q->count, q->cons);
-    if (pci_dma_read(pdev, addr, wqe, sizeof(wqe)) != MEMTX_OK) {
+    if (pci_dma_read(PCI_DEVICE(s), addr, wqe, sizeof(wqe)) != MEMTX_OK) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RDQ%u: cannot read WQE at "
                       "0x%" PRIx64 "\n", rdqn, (uint64_t)addr);
         return false;
     }
-    for (i = 0; i < SX2_WQE_SG_ENTRIES; i++) {
-        cap += lduw_be_p(wqe + SX2_WQE_BYTE_COUNT_OFF(i)) &
-               SX2_WQE_BYTE_COUNT_MASK;
-    }
+    cap = sx2_wqe_capacity(wqe);
     if (len > cap || len > SX2_WQE_BYTE_COUNT_MASK) {
         trace_switchx2_rx_drop(sys_port, trap_id, "frame exceeds RDQ buffer");
         return false;
     }
-    for (i = 0; i < SX2_WQE_SG_ENTRIES && off < len; i++) {
-        size_t n = lduw_be_p(wqe + SX2_WQE_BYTE_COUNT_OFF(i)) &
-                   SX2_WQE_BYTE_COUNT_MASK;
-        dma_addr_t a = ldq_be_p(wqe + SX2_WQE_ADDR_OFF(i));
-
-        n = MIN(n, len - off);
-        if (n && pci_dma_write(pdev, a, buf + off, n) != MEMTX_OK) {
-            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RDQ%u WQE %u: DMA "
-                          "write of %zu bytes at 0x%" PRIx64 " failed\n",
-                          rdqn, q->cons, n, (uint64_t)a);
-            return false;
-        }
-        off += n;
+    if (sx2_fault_take(s, SX2_FAULT_CQE_ERROR)) {
+        /* The buffer is used up, the frame is not delivered */
+        return sx2_rdq_complete(s, rdqn, q, sys_port, trap_id, len, cap,
+                                true);
     }
-
-    sx2_fset(cqe, SX2_CQE_LAG, 0);
-    sx2_fset(cqe, SX2_CQE_SYSTEM_PORT, sys_port);
-    sx2_fset(cqe, SX2_CQE_WQE_COUNTER, q->cons);
-    sx2_fset(cqe, SX2_CQE_BYTE_COUNT, len);
-    sx2_fset(cqe, SX2_CQE_TRAP_ID, trap_id);
-    sx2_fset(cqe, SX2_CQE_CRC, 0);
-    sx2_fset(cqe, SX2_CQE_SR, 0);
-    sx2_fset(cqe, SX2_CQE_DQN, rdqn);
-    trace_switchx2_rx_deliver(rdqn, q->cons, sys_port, trap_id, len);
-    q->cons++;
-    return sx2_cq_post(s, q->cqn, cqe);
+    if (!sx2_rdq_scatter(s, rdqn, q->cons, wqe, buf, len)) {
+        return false;
+    }
+    return sx2_rdq_complete(s, rdqn, q, sys_port, trap_id, len, cap, false);
 }
 
 /*

@@ -17,6 +17,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/timer.h"
 #include "switchx2.h"
 #include "trace.h"
 
@@ -46,6 +47,24 @@ static const char *sx2_emad_status_str(uint8_t status)
     }
 }
 
+/* Whether buf[0] holds an operation TLV of a request: one to answer */
+static bool sx2_op_tlv_ok(const uint8_t *buf, size_t len, const char *via)
+{
+    if (len < SX2_OP_TLV_BYTES ||
+        sx2_fget(buf, SX2_TLV_TYPE) != SX2_TLV_OP ||
+        sx2_fget(buf, SX2_TLV_LEN) != SX2_OP_TLV_LEN_DW) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s register access "
+                      "without a valid operation TLV\n", via);
+        return false;
+    }
+    if (sx2_fget(buf, SX2_OP_TLV_R)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s register access is a "
+                      "response, ignored\n", via);
+        return false;
+    }
+    return true;
+}
+
 /*
  * Process the TLV sequence that starts with the operation TLV at buf[0].
  * Returns false if no usable operation TLV is present, in which case
@@ -60,16 +79,7 @@ bool sx2_reg_access(SwitchX2State *s, uint8_t *buf, size_t len,
     uint8_t method, status;
     uint64_t tid;
 
-    if (len < SX2_OP_TLV_BYTES ||
-        sx2_fget(buf, SX2_TLV_TYPE) != SX2_TLV_OP ||
-        sx2_fget(buf, SX2_TLV_LEN) != SX2_OP_TLV_LEN_DW) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s register access "
-                      "without a valid operation TLV\n", via);
-        return false;
-    }
-    if (sx2_fget(buf, SX2_OP_TLV_R)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s register access is a "
-                      "response, ignored\n", via);
+    if (!sx2_op_tlv_ok(buf, len, via)) {
         return false;
     }
     reg_id = sx2_fget(buf, SX2_OP_TLV_REGISTER_ID);
@@ -155,6 +165,119 @@ out:
     return true;
 }
 
+/*
+ * Answer an EMAD in place, or not: false if it carries no request.
+ * fault-emad-error and fault-emad-busy answer without executing it.
+ */
+static bool sx2_emad_answer(SwitchX2State *s, uint8_t *op, size_t len)
+{
+    uint8_t status;
+
+    if (!sx2_op_tlv_ok(op, len, "emad")) {
+        return false;
+    }
+    if (sx2_fault_take(s, SX2_FAULT_EMAD_ERROR)) {
+        status = SX2_EMAD_STATUS_INTERNAL_ERROR;
+    } else if (sx2_fault_take(s, SX2_FAULT_EMAD_BUSY)) {
+        status = SX2_EMAD_STATUS_BUSY;
+    } else {
+        return sx2_reg_access(s, op, len, "emad");
+    }
+    sx2_fset(op, SX2_OP_TLV_R, 1);
+    sx2_fset(op, SX2_OP_TLV_STATUS, status);
+    return true;
+}
+
+static void sx2_emad_deliver(SwitchX2State *s, const uint8_t *resp,
+                             size_t len)
+{
+    if (!sx2_cpu_trap(s, SX2_TRAP_ETHEMAD, SX2_CPU_PORT, resp, len)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: EMAD response could "
+                      "not be delivered to the CPU\n");
+    }
+}
+
+/*
+ * Responses fault-emad-delay-ms holds back.  They leave in order: one
+ * never overtakes an earlier one, whatever the delay was when each was
+ * queued.  The queue is bounded; a response beyond it is lost.
+ */
+#define SX2_EMAD_DELAYED_MAX    256
+
+static void sx2_emad_delay(SwitchX2State *s, const uint8_t *resp,
+                           size_t len)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    SX2DelayedEmad *d, *last = QSIMPLEQ_LAST(&s->emad_delayed,
+                                             SX2DelayedEmad, next);
+
+    if (s->emad_delayed_count >= SX2_EMAD_DELAYED_MAX) {
+        trace_switchx2_emad_delayed(s->emad_delayed_count, -1);
+        return;
+    }
+    d = g_malloc(sizeof(*d) + len);
+    d->deadline = now + (int64_t)s->fault[SX2_FAULT_EMAD_DELAY_MS] *
+                        SCALE_MS;
+    if (last && last->deadline > d->deadline) {
+        d->deadline = last->deadline;
+    }
+    d->len = len;
+    memcpy(d->frame, resp, len);
+    QSIMPLEQ_INSERT_TAIL(&s->emad_delayed, d, next);
+    s->emad_delayed_count++;
+    trace_switchx2_emad_delayed(s->emad_delayed_count, d->deadline);
+    if (d == QSIMPLEQ_FIRST(&s->emad_delayed)) {
+        timer_mod(s->emad_timer, d->deadline);
+    }
+}
+
+/* The emad_timer: send what is due, wait for the rest */
+void sx2_emad_delayed_tick(SwitchX2State *s, void *opaque)
+{
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    SX2DelayedEmad *d;
+
+    while ((d = QSIMPLEQ_FIRST(&s->emad_delayed)) && d->deadline <= now) {
+        QSIMPLEQ_REMOVE_HEAD(&s->emad_delayed, next);
+        s->emad_delayed_count--;
+        sx2_emad_deliver(s, d->frame, d->len);
+        g_free(d);
+    }
+    if (d) {
+        timer_mod(s->emad_timer, d->deadline);
+    }
+}
+
+/* Device reset or unplug: the responses held back are lost */
+void sx2_emad_reset(SwitchX2State *s)
+{
+    SX2DelayedEmad *d;
+
+    if (s->emad_timer) {
+        timer_del(s->emad_timer);
+    }
+    while ((d = QSIMPLEQ_FIRST(&s->emad_delayed))) {
+        QSIMPLEQ_REMOVE_HEAD(&s->emad_delayed, next);
+        g_free(d);
+    }
+    s->emad_delayed_count = 0;
+}
+
+/* Send a response, unless fault-emad-drop loses or -delay-ms holds it */
+static void sx2_emad_respond(SwitchX2State *s, const uint8_t *resp,
+                             size_t len)
+{
+    if (sx2_fault_take(s, SX2_FAULT_EMAD_DROP)) {
+        return;
+    }
+    if (s->fault[SX2_FAULT_EMAD_DELAY_MS] ||
+        !QSIMPLEQ_EMPTY(&s->emad_delayed)) {
+        sx2_emad_delay(s, resp, len);
+        return;
+    }
+    sx2_emad_deliver(s, resp, len);
+}
+
 void sx2_emad_rx_from_cpu(SwitchX2State *s, const uint8_t *frame, size_t len)
 {
     uint8_t *resp;
@@ -177,15 +300,12 @@ void sx2_emad_rx_from_cpu(SwitchX2State *s, const uint8_t *frame, size_t len)
     }
 
     resp = g_memdup2(frame, len);
-    if (sx2_reg_access(s, resp + SX2_EMAD_ETH_HDR_LEN,
-                       len - SX2_EMAD_ETH_HDR_LEN, "emad")) {
+    if (sx2_emad_answer(s, resp + SX2_EMAD_ETH_HDR_LEN,
+                        len - SX2_EMAD_ETH_HDR_LEN)) {
         /* Answer to whoever asked */
         memcpy(resp, frame + 6, 6);
         memcpy(resp + 6, frame, 6);
-        if (!sx2_cpu_trap(s, SX2_TRAP_ETHEMAD, SX2_CPU_PORT, resp, len)) {
-            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: EMAD response could "
-                          "not be delivered to the CPU\n");
-        }
+        sx2_emad_respond(s, resp, len);
     }
     g_free(resp);
 }

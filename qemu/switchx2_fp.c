@@ -88,7 +88,8 @@ static bool sx2_port_link_ok(SX2Port *p)
         return false;
     }
     nc = qemu_get_queue(p->nic);
-    return nc->peer && !nc->link_down && !nc->peer->link_down;
+    return nc->peer && !nc->link_down && !nc->peer->link_down &&
+           !sx2_fault_link_held_down(p);
 }
 
 /*
