@@ -254,13 +254,17 @@ def emad_frame(reg_id, payload, write, tid, string_tlv=False):
 
 def main():
     global NUM_SDQ, NUM_RDQ, NUM_CQ
+    qmp_path = '/tmp/sx2-qtest-main-%d.sock' % os.getpid()
     args = [QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
             '-display', 'none', '-vga', 'none', '-nodefaults', '-m', '64M',
             '-L', '/usr/share/seabios', '-L', '/usr/share/qemu',
+            '-qmp', 'unix:%s,server=on,wait=off' % qmp_path,
             '-netdev', 'hubport,id=n1,hubid=1',
             '-netdev', 'hubport,id=n2,hubid=1',
             '-device', 'switchx2,id=sw,ports=4,port1=n1,port2=n2']
     q = QTest(args)
+    qmp = QMP(qmp_path)
+    os.unlink(qmp_path)
     dev = find_dev(q)
     check(dev is not None, 'switchx2 found on PCI bus')
     cfg_w32(q, dev, 0x10, BAR | 4)
@@ -536,6 +540,8 @@ def main():
     r.cqe_poll(1)
     check(r.cqe_poll(NUM_SDQ + 0x14) == [], 'frame above PMTU not sent')
 
+    faults_main(q, qmp, r, emad, paos_oper)
+
     # Garbage: wild doorbells, bad WQEs, truncated EMAD, bad mailboxes
     r.db(0x000, 31, 5)
     r.db(0x400, 90, 7)
@@ -572,7 +578,15 @@ def main():
             0x2010, 0x2013, 0x201C, 0x201E, 0x201F, 0x2020]
     ops = [0x003, 0x004, 0x006, 0x013, 0x014, 0x015, 0x016, 0x017, 0x018,
            0x01E, 0x022, 0x040, 0x100, 0x101, 0x201, 0x202, 0xFFE, 0xFFF]
+    # The fault knobs (but the command timeout) come and go meanwhile
+    krnd = random.Random(99)
+    knobs = ['fault-emad-drop', 'fault-emad-busy', 'fault-emad-error',
+             'fault-emad-delay-ms', 'fault-cmd-error', 'fault-cqe-error',
+             'fault-cqe-bad-length', 'fault-rdq-bad-port', 'fault-pude-flap']
     for i in range(1500):
+        if krnd.random() < 0.05:
+            qom_set(qmp, krnd.choice(knobs), krnd.randrange(4))
+            q.cmd('clock_step %d' % krnd.randrange(10 ** 7))
         k = rnd.randrange(5)
         if k == 0:
             m = bytearray(rnd.randbytes(4096))
@@ -601,6 +615,8 @@ def main():
             r.db(0, n, r.sdq_pc[n])
         else:
             q.reg_w(rnd.randrange(0x71000, 0x7101C, 4), rnd.getrandbits(32))
+    for k in knobs:
+        qom_set(qmp, k, 0)
     # Whatever state that left, a device reset must bring it back
     check(q.reg_r(0xA1844) & 0xFFFF in (0, 0x5E), 'alive after fuzzing')
     mrsr = bytearray(8)
@@ -612,6 +628,162 @@ def main():
     check(st == 0 and fget(out, 8, 0, 16) == 1,
           'MRSR recovers the device after fuzzing')
     q.quit()
+
+
+def qom_set(qmp, prop, val, dev='sw'):
+    return 'return' in qmp.cmd('qom-set', path='/machine/peripheral/' + dev,
+                               property=prop, value=val)
+
+
+def qom_get(qmp, prop, dev='sw'):
+    return qmp.cmd('qom-get', path='/machine/peripheral/' + dev,
+                   property=prop).get('return')
+
+
+# Fault injection knobs (host side), on the device main() set up: EMADs
+# on SDQ 0 answered on RDQ 0x15, ports 1 and 2 cabled to each other and
+# up, frames trapped to the CPU on RDQ 0x14.
+def faults_main(q, qmp, r, emad, paos_oper):
+    def pmtu(mtu=None):
+        p = lp_pl(0x10, 1)
+        if mtu:
+            fset(p, 8, 16, 16, mtu)
+        st, pl = emad(0x5003, p, mtu is not None)
+        return st, fget(pl, 8, 16, 16) if pl else None
+
+    def emad_rx():
+        """EMAD responses (tid, status) and PUDEs (port, oper) so far."""
+        resp, pude = [], []
+        for c in r.cqe_poll(NUM_SDQ + 0x15):
+            rdq, wc = fget(c, 12, 1, 5), fget(c, 4, 16, 16)
+            f = q.mem_read(r.rdq_buf(rdq, wc), fget(c, 4, 0, 14))
+            r.rdq_post(rdq, 1)
+            if fget(c, 8, 0, 10) == 0x05:
+                resp.append((struct.unpack_from('>Q', f, 24)[0],
+                             fget(f, 16, 8, 7)))
+            elif fget(c, 8, 0, 10) == 0x08:
+                pude.append((fget(f, 36, 16, 8), fget(f, 36, 0, 4)))
+        return resp, pude
+
+    def emad_send(reg_id, payload):
+        r.tid += 1
+        r.sdq_send(0, bytes(txhdr(0, True)) +
+                   emad_frame(reg_id, payload, False, r.tid))
+        r.cqe_poll(0)
+        return r.tid
+
+    check(qom_get(qmp, 'fault-emad-drop') == 0 and
+          qom_set(qmp, 'fault-emad-drop', 1) and
+          qom_get(qmp, 'fault-emad-drop') == 1,
+          'fault-emad-drop: qom-set /machine/peripheral/sw, reads back 1')
+    st1, _ = emad(0x2002, bytearray(16))
+    st2, _ = emad(0x2002, bytearray(16))
+    check(st1 is None and st2 == 0 and qom_get(qmp, 'fault-emad-drop') == 0,
+          'fault-emad-drop 1: one EMAD unanswered, the next answered, knob '
+          'back to 0')
+    qom_set(qmp, 'fault-emad-busy', 2)
+    sts = [pmtu(1600)[0], pmtu()[0]]
+    st, mtu = pmtu()
+    check(sts == [1, 1] and st == 0 and mtu == 1530,
+          'fault-emad-busy 2: two EMADs BUSY, the PMTU write among them '
+          'not executed (MTU %s)' % mtu)
+    qom_set(qmp, 'fault-emad-error', 1)
+    st1, _ = pmtu(1600)
+    st2, mtu = pmtu()
+    check(st1 == 0x70 and st2 == 0 and mtu == 1530,
+          'fault-emad-error 1: INTERNAL_ERROR (0x70), write not executed')
+
+    # Delayed responses keep their order, even when the delay shrinks
+    qom_set(qmp, 'fault-emad-delay-ms', 20)
+    t1 = emad_send(0x2002, bytearray(16))
+    qom_set(qmp, 'fault-emad-delay-ms', 0)
+    t2 = emad_send(0x2002, bytearray(16))
+    early, _ = emad_rx()
+    q.cmd('clock_step %d' % (15 * 10 ** 6))
+    mid, _ = emad_rx()
+    q.cmd('clock_step %d' % (10 * 10 ** 6))
+    late, _ = emad_rx()
+    check(early == [] and mid == [] and late == [(t1, 0), (t2, 0)],
+          'fault-emad-delay-ms 20 then 0: nothing before 20 ms of virtual '
+          'time, then both, in order (%s)' % late)
+    check(emad(0x2002, bytearray(16))[0] == 0,
+          'fault-emad-delay-ms 0 with nothing held: answered at once')
+
+    # Commands: held for 2 s of virtual time, or refused at once
+    qom_set(qmp, 'fault-cmd-timeout', 1)
+    q.reg_w(0x71008, 0)
+    q.reg_w(0x71018, (1 << 23) | 0x004)
+    go1 = q.reg_r(0x71018) >> 23 & 1
+    q.reg_w(0x71008, 0x1234)
+    refused = q.reg_r(0x71008) == 0
+    q.cmd('clock_step %d' % (1900 * 10 ** 6))
+    go2 = q.reg_r(0x71018) >> 23 & 1
+    q.cmd('clock_step %d' % (200 * 10 ** 6))
+    ctrl = q.reg_r(0x71018)
+    check(go1 == 1 and refused and go2 == 1 and not ctrl & (1 << 23) and
+          ctrl >> 24 == 0x01,
+          'fault-cmd-timeout 1: GO set for 2 s of virtual time, CIR writes '
+          'refused, then INTERNAL_ERR (0x%x)' % (ctrl >> 24))
+    st, _ = exec_cmd(q, 0x004)
+    check(st == 0, 'next command runs normally')
+    qom_set(qmp, 'fault-cmd-error', 1)
+    st1, out = exec_cmd(q, 0x004)
+    st2, _ = exec_cmd(q, 0x004)
+    check(st1 == 4 and out == bytes(4096) and st2 == 0,
+          'fault-cmd-error 1: BAD_SYS_STATE (4), not executed, then normal')
+
+    # RX completions: frames sent on port 1 come back trapped from port 2
+    def rx_one():
+        frame = bytes.fromhex('ffffffffffff' '020000000001' '0800') + \
+            bytes(50)
+        r.sdq_send(1, bytes(txhdr(1, False)) + frame)
+        r.cqe_poll(1)
+        c = r.cqe_poll(NUM_SDQ + 0x14)
+        for x in c:
+            r.rdq_post(0x14, 1)
+        return [(fget(x, 12, 7, 1), fget(x, 4, 0, 14), fget(x, 0, 0, 16))
+                for x in c]
+
+    qom_set(qmp, 'fault-cqe-error', 1)
+    got = [rx_one(), rx_one()]
+    check(got == [[(1, 0, 2)], [(0, 64, 2)]],
+          'fault-cqe-error 1: error bit, no bytes; then a good completion '
+          '(%s)' % got)
+    qom_set(qmp, 'fault-cqe-bad-length', 1)
+    got = [rx_one(), rx_one()]
+    check(got == [[(0, 10001, 2)], [(0, 64, 2)]],
+          'fault-cqe-bad-length 1: byte count 10001 for a 10000 byte '
+          'buffer; then 64 (%s)' % got)
+    qom_set(qmp, 'fault-rdq-bad-port', 1)
+    got = [rx_one(), rx_one()]
+    check(got == [[(0, 64, 0xFFFE)], [(0, 64, 2)]],
+          'fault-rdq-bad-port 1: system port 0xFFFE; then 2 (%s)' % got)
+
+    # Link flaps: ports 1 and 2 are up, PAOS event mode 1 (always)
+    emad_rx()
+    qom_set(qmp, 'fault-pude-flap', 2)
+    left = qom_get(qmp, 'fault-pude-flap')
+    seq = []
+    for _ in range(5):
+        q.cmd('clock_step %d' % (5 * 10 ** 6))
+        seq += emad_rx()[1]
+    check(left == 2 and seq == [(1, 2), (2, 2), (1, 1), (2, 1)] * 2 and
+          qom_get(qmp, 'fault-pude-flap') == 0 and
+          [paos_oper(1), paos_oper(2)] == [1, 1],
+          'fault-pude-flap 2: ports 1 and 2 down and up twice, a PUDE for '
+          'each change, 5 ms of virtual time apart (%s)' % seq)
+    qom_set(qmp, 'fault-pude-flap', 5)
+    q.cmd('clock_step %d' % (5 * 10 ** 6))
+    down = [paos_oper(1), paos_oper(2)]
+    qom_set(qmp, 'fault-pude-flap', 0)
+    q.cmd('clock_step %d' % (50 * 10 ** 6))
+    emad_rx()
+    check(down == [2, 2] and [paos_oper(1), paos_oper(2)] == [1, 1],
+          'fault-pude-flap set to 0 half way: links up again, flapping '
+          'stops')
+    bad = qmp.cmd('qom-set', path='/machine/peripheral/sw',
+                  property='fault-cqe-error', value=-1)
+    check('error' in bad, 'fault knobs refuse a negative count')
 
 
 # L2 pipeline: a second device with a 4 entry FDB and three front panel
