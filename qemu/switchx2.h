@@ -341,7 +341,7 @@ struct SwitchX2State {
 
     /* Fault injection, switchx2_fault.c */
     uint32_t fault[SX2_FAULT_MAX];
-    QEMUTimer *cmd_timer;       /* completes a command fault-cmd-timeout holds */
+    QEMUTimer *cmd_timer;       /* ends a command fault-cmd-timeout holds */
     QEMUTimer *emad_timer;      /* sends the delayed EMAD responses */
     QSIMPLEQ_HEAD(, SX2DelayedEmad) emad_delayed;
     unsigned emad_delayed_count;

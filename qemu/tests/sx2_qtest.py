@@ -1517,7 +1517,7 @@ def l2_main():
 class QMP:
     """A QMP monitor on a unix socket, answering one command at a time."""
     def __init__(self, path):
-        for _ in range(100):
+        for _ in range(600):    # slow starts (valgrind) take seconds
             try:
                 self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
                 self.s.connect(path)
