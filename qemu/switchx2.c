@@ -20,6 +20,7 @@
 #include "hw/qdev-properties.h"
 #include "hw/qdev-properties-system.h"
 #include "migration/vmstate.h"
+#include "monitor/monitor.h"
 #include "switchx2.h"
 #include "trace.h"
 
@@ -68,6 +69,7 @@ void sx2_state_reset(SwitchX2State *s)
     sx2_dma_reset(s);
     sx2_reg_reset(s);
     s->cpu_drops = 0;
+    memset(&s->cpu_cnt, 0, sizeof(s->cpu_cnt));
     /*
      * tx_depth is not reset: it counts transmits now on the C stack, and
      * a bus reset can run under one (a DMA write that reaches a bridge's
@@ -389,6 +391,8 @@ static const TypeInfo sx2_info = {
 static void sx2_register_types(void)
 {
     type_register_static(&sx2_info);
+    /* "info switchx2": the entry is in hmp-commands-info.hx */
+    monitor_register_hmp("switchx2", true, sx2_hmp_info);
 }
 
 type_init(sx2_register_types)

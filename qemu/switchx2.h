@@ -125,6 +125,17 @@ typedef struct SX2PortCounters {
     uint64_t tx_too_long;
 } SX2PortCounters;
 
+/*
+ * What the CPU port saw.  Not silicon counters: exported only to the
+ * host (QMP query-switchx2), reset with the device.
+ */
+typedef struct SX2CpuCounters {
+    uint64_t trapped[SX2_TRAP_ID_MAX];  /* delivered to an RDQ */
+    uint64_t dropped[SX2_TRAP_ID_MAX];  /* for the CPU, not delivered */
+    uint64_t sent;                      /* packets the CPU sent (SDQs) */
+    uint64_t sent_emads;                /* ... of which EMADs */
+} SX2CpuCounters;
+
 typedef struct SwitchX2State SwitchX2State;
 
 /*
@@ -351,6 +362,7 @@ struct SwitchX2State {
 
     /* Frames that could not be delivered to the CPU */
     uint64_t cpu_drops;
+    SX2CpuCounters cpu_cnt;
     unsigned tx_depth;          /* nested transmits now on the stack */
 };
 
@@ -427,6 +439,7 @@ const SX2FdbEntry *sx2_fdb_lookup(SwitchX2State *s, const uint8_t *mac,
                                   uint16_t fid);
 void sx2_fdb_learn(SwitchX2State *s, SX2Port *in, const uint8_t *mac,
                    uint16_t fid, bool learn);
+void sx2_fdb_entry_key(const SX2FdbEntry *e, uint8_t *mac, uint16_t *fid);
 uint8_t sx2_reg_sfdat(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_sfd(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_sfn(SwitchX2State *s, uint8_t *pl, bool write);
@@ -463,6 +476,14 @@ static inline void sx2_vid_assign(uint64_t *map, unsigned vid, bool on)
     }
 }
 
+/* STP state of {port, VID}: SPMS layout, 2 bits per VID from VID 4095 down */
+static inline uint8_t sx2_stp_state(const SX2Port *p, uint16_t vid)
+{
+    unsigned be = 4095 - (vid & 0xFFF);
+
+    return (p->stp[be / 4] >> ((vid % 4) * 2)) & 3;
+}
+
 /* Combine a register's 8 bit local port and its 2 most significant bits */
 static inline unsigned sx2_reg_local_port(const uint8_t *pl)
 {
@@ -485,6 +506,9 @@ void sx2_cpu_init(SwitchX2State *s);
 bool sx2_cpu_trap_action_traps(uint8_t action);
 bool sx2_cpu_trap(SwitchX2State *s, uint16_t trap_id, uint16_t sys_port,
                   const uint8_t *buf, size_t len);
+
+/* switchx2_hmp.c: "info switchx2"; QMP (switchx2_qmp.c) is declared by QAPI */
+void sx2_hmp_info(Monitor *mon, const QDict *qdict);
 
 /* switchx2_fwd.c */
 void sx2_fwd_ingress(SwitchX2State *s, SX2Port *in, const uint8_t *buf,

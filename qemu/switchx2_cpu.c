@@ -27,6 +27,14 @@ bool sx2_cpu_trap_action_traps(uint8_t action)
            action == SX2_HPKT_TRAP_EXCEPTION_TO_CPU;
 }
 
+/* Count a frame for the CPU that it did not get; returns false */
+static bool sx2_cpu_trap_dropped(SwitchX2State *s, uint16_t trap_id)
+{
+    s->cpu_drops++;
+    s->cpu_cnt.dropped[trap_id]++;
+    return false;
+}
+
 /*
  * Hand a frame to the CPU with @trap_id, as received on @sys_port.
  * Returns false (and counts the drop) if the trap is off, its group
@@ -44,19 +52,17 @@ bool sx2_cpu_trap(SwitchX2State *s, uint16_t trap_id, uint16_t sys_port,
     t = &s->hpkt[trap_id];
     if (!sx2_cpu_trap_action_traps(t->action)) {
         trace_switchx2_rx_drop(sys_port, trap_id, "trap not enabled");
-        s->cpu_drops++;
-        return false;
+        return sx2_cpu_trap_dropped(s, trap_id);
     }
     g = &s->htgt[t->group];
     if (!g->valid) {
         trace_switchx2_rx_drop(sys_port, trap_id, "trap group not set up");
-        s->cpu_drops++;
-        return false;
+        return sx2_cpu_trap_dropped(s, trap_id);
     }
     if (!sx2_rdq_deliver(s, g->rdq, sys_port, trap_id, buf, len)) {
-        s->cpu_drops++;
-        return false;
+        return sx2_cpu_trap_dropped(s, trap_id);
     }
+    s->cpu_cnt.trapped[trap_id]++;
     return true;
 }
 
@@ -105,6 +111,8 @@ static void sx2_cpu_tx(SwitchX2State *s, const uint8_t *pkt, size_t len,
     }
     local = lp || sx2_fget(pkt, SX2_TXHDR_EMAD);
     trace_switchx2_cpu_tx(len - SX2_TXHDR_LEN, local);
+    s->cpu_cnt.sent++;
+    s->cpu_cnt.sent_emads += local;
     if (local) {
         sx2_emad_rx_from_cpu(s, pkt + SX2_TXHDR_LEN, len - SX2_TXHDR_LEN);
     } else {

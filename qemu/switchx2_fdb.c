@@ -150,6 +150,13 @@ static void sx2_fdb_remove(SwitchX2State *s, SX2FdbEntry *e, const char *why)
     s->fdb_free[s->fdb_nfree++] = e - s->fdb;
 }
 
+/* The MAC and FID of an entry, for the host's view of the table */
+void sx2_fdb_entry_key(const SX2FdbEntry *e, uint8_t *mac, uint16_t *fid)
+{
+    sx2_key_mac_bytes(e->key, mac);
+    *fid = sx2_key_fid(e->key);
+}
+
 const SX2FdbEntry *sx2_fdb_lookup(SwitchX2State *s, const uint8_t *mac,
                                   uint16_t fid)
 {

@@ -167,13 +167,6 @@ static uint16_t sx2_classify(const uint8_t *buf, size_t len, size_t l3off,
     }
 }
 
-static uint8_t sx2_stp_state(const SX2Port *p, uint16_t vid)
-{
-    unsigned be = 4095 - vid;
-
-    return (p->stp[be / 4] >> ((vid % 4) * 2)) & 3;
-}
-
 /* A received frame as the pipeline sees it */
 typedef struct SX2Frame {
     const uint8_t *buf;

@@ -540,6 +540,7 @@ def main():
     r.cqe_poll(1)
     check(r.cqe_poll(NUM_SDQ + 0x14) == [], 'frame above PMTU not sent')
 
+    cpu_counters_main(qmp, r.tid - 0x1000)
     faults_main(q, qmp, r, emad, paos_oper)
 
     # Garbage: wild doorbells, bad WQEs, truncated EMAD, bad mailboxes
@@ -583,10 +584,16 @@ def main():
     knobs = ['fault-emad-drop', 'fault-emad-busy', 'fault-emad-error',
              'fault-emad-delay-ms', 'fault-cmd-error', 'fault-cqe-error',
              'fault-cqe-bad-length', 'fault-rdq-bad-port', 'fault-pude-flap']
+    # ... and the host looks at whatever state the garbage makes
+    queries = []
     for i in range(1500):
         if krnd.random() < 0.05:
             qom_set(qmp, krnd.choice(knobs), krnd.randrange(4))
             q.cmd('clock_step %d' % krnd.randrange(10 ** 7))
+            queries += [qmp.cmd('query-switchx2'),
+                        qmp.cmd('query-switchx2-fdb', id='sw'),
+                        qmp.cmd('human-monitor-command',
+                                **{'command-line': 'info switchx2'})]
         k = rnd.randrange(5)
         if k == 0:
             m = bytearray(rnd.randbytes(4096))
@@ -617,6 +624,9 @@ def main():
             q.reg_w(rnd.randrange(0x71000, 0x7101C, 4), rnd.getrandbits(32))
     for k in knobs:
         qom_set(qmp, k, 0)
+    check(queries and all('return' in x for x in queries),
+          'query-switchx2, query-switchx2-fdb, info switchx2 answer '
+          'throughout the garbage (%d calls)' % len(queries))
     # Whatever state that left, a device reset must bring it back
     check(q.reg_r(0xA1844) & 0xFFFF in (0, 0x5E), 'alive after fuzzing')
     mrsr = bytearray(8)
@@ -628,6 +638,27 @@ def main():
     check(st == 0 and fget(out, 8, 0, 16) == 1,
           'MRSR recovers the device after fuzzing')
     q.quit()
+
+
+def cpu_counters_main(qmp, emads):
+    """query-switchx2 cpu: what main() sent and had trapped so far."""
+    r = qmp.cmd('query-switchx2', id='sw')
+    cpu = r['return'][0]['cpu'] if r.get('return') else {}
+    traps = {t['trap-id']: t for t in cpu.get('traps', [])}
+    print('     cpu: %s' % {k: v for k, v in cpu.items() if k != 'traps'})
+    check(cpu.get('sent') == emads + 2 and cpu.get('sent-emads') == emads,
+          'query-switchx2 cpu: sent %s = %d EMADs + 2 control packets, '
+          'sent-emads %s' % (cpu.get('sent'), emads, cpu.get('sent-emads')))
+    check(traps.get(5, {}).get('trapped') == emads and
+          traps[5].get('name') == 'ETHEMAD' and
+          traps.get(8, {}).get('trapped') == 2 and
+          traps.get(1, {}).get('trapped') == 1,
+          'query-switchx2 cpu traps: ETHEMAD %d responses, PUDE 2, FDB_MC '
+          '1 (%s)' % (emads, [(t, traps[t]['trapped']) for t in traps]))
+    check(cpu.get('trapped') == sum(t['trapped'] for t in traps.values())
+          and cpu.get('dropped') == sum(t['dropped']
+                                        for t in traps.values()),
+          'query-switchx2 cpu: totals are the sums over the trap IDs')
 
 
 def qom_set(qmp, prop, val, dev='sw'):
@@ -1726,6 +1757,11 @@ def storm_main():
           'storm: device_del of A during a storm (%d frames/0.3 s) '
           'completes, QEMU runs on' % rate)
     check(find_devs(q) == [devs[1]], 'storm: A gone from the bus')
+    r = qmp.cmd('query-switchx2')
+    check([d.get('id') for d in r.get('return', [])] == ['sy'] and
+          'error' in qmp.cmd('query-switchx2-fdb', id='sx'),
+          'storm: query-switchx2 lists only B after the unplug, '
+          'query-switchx2-fdb of A fails')
     q.bar = bar_b
     check(paos_oper_of(q, 1) == 1, 'storm: unplugged A gave B1 its link '
           'back: oper up')
@@ -1749,8 +1785,334 @@ def storm_main():
     q.quit()
 
 
+# The ASIC from the host: a known state, then query-switchx2,
+# query-switchx2-fdb and "info switchx2" must show exactly it.
+MAC_D = bytes.fromhex('02000000000d')
+
+
+def spms_pl(lp, states):
+    p = lp_pl(0x404, lp)
+    for vid, st in states:
+        p[4 + (4095 - vid) // 4] |= st << ((vid % 4) * 2)
+    return p
+
+
+def spvm_pl(lp, recs):
+    p = lp_pl(0x400, lp)
+    fset(p, 0, 0, 8, len(recs))
+    for i, (vid, ieu) in enumerate(recs):
+        fset(p, 4 + 4 * i, 0, 12, vid)
+        fset(p, 4 + 4 * i, 12, 3, ieu)
+    return p
+
+
+def udp_netdevs(n):
+    """@n UDP socket netdevs u1..un: (sockets, QEMU arguments)."""
+    socks, args = [], []
+    for lp in range(1, n + 1):
+        sk = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        sk.bind(('127.0.0.1', 0))
+        sk.settimeout(0.3)
+        local = free_udp_port()
+        socks.append((sk, local))
+        args += ['-netdev', 'socket,id=u%d,udp=127.0.0.1:%d,localaddr='
+                 '127.0.0.1:%d' % (lp, sk.getsockname()[1], local)]
+    return socks, args
+
+
+def udp_inject(q, socks, lp, frame):
+    """Send @frame into port @lp; the ports it came out of."""
+    for sk, _ in socks:
+        sk.setblocking(False)
+        try:
+            while True:
+                sk.recv(20000)
+        except BlockingIOError:
+            pass
+        sk.settimeout(0.3)
+    socks[lp - 1][0].sendto(frame, ('127.0.0.1', socks[lp - 1][1]))
+    time.sleep(0.1)
+    q.cmd('clock_step 1000')
+    got = []
+    for i, (sk, _) in enumerate(socks):
+        try:
+            sk.recv(20000)
+            got.append(i + 1)
+        except socket.timeout:
+            pass
+    return got
+
+
+def query_setup(q):
+    """Ports 1-3 up, VLANs, STP, learning, flood tables, two static FDB
+    entries; the EMAD statuses of it all."""
+    def reg(reg_id, pl):
+        return reg_cmd(q, reg_id, pl, True)[1]
+
+    def spmlr(lp, mode):
+        p = lp_pl(8, lp)
+        fset(p, 4, 30, 2, mode)
+        return p
+
+    def spvmlr_off(lp, vid):
+        p = lp_pl(0x400, lp)
+        fset(p, 0, 0, 8, 1)
+        fset(p, 4, 0, 12, vid)
+        return p
+
+    def sfdat(secs):
+        p = bytearray(8)
+        fset(p, 4, 0, 20, secs)
+        return p
+
+    spvid = lp_pl(8, 2)
+    fset(spvid, 4, 0, 12, 10)
+    spaft = lp_pl(8, 3)
+    fset(spaft, 4, 29, 3, 1)
+    sts = [exec_cmd(q, 0x100, opmod=1, in_mbox=profile_mbox(1, 2))[0]]
+    sts += [paos_set(q, lp, True) for lp in (1, 2, 3)]
+    sts += [reg(0x200D, spms_pl(1, [(1, 3), (10, 3), (11, 3)])),
+            reg(0x200D, spms_pl(2, [(1, 3), (10, 3), (11, 3)])),
+            reg(0x200D, spms_pl(3, [(1, 3), (20, 2)])),
+            reg(0x200F, spvm_pl(1, [(10, 6), (11, 6)])),
+            reg(0x200F, spvm_pl(2, [(10, 7), (11, 7)])),
+            reg(0x200F, spvm_pl(3, [(20, 6)])),
+            reg(0x200E, spvid), reg(0x2010, spaft),
+            reg(0x2018, spmlr(1, 2)), reg(0x2018, spmlr(2, 2)),
+            reg(0x2018, spmlr(3, 3)), reg(0x2020, spvmlr_off(1, 11)),
+            reg(0x2012, sftr_pl(0, VID_T, 1, 1, [1, 2, 3])),
+            reg(0x2012, sftr_pl(0, VID_T, 10, 2, [0, 1, 2])),
+            reg(0x2012, sftr_pl(0, SINGLE_T, 0, 1, [1, 2, 3])),
+            reg(0x2011, sfgc_pl(0, VID_T, 0)),
+            reg(0x2011, sfgc_pl(1, VID_T, 0)),
+            reg(0x2011, sfgc_pl(5, SINGLE_T, 0, mid=0x1234)),
+            reg(0x2009, sfdat(100))]
+    est, n = sfd_write(q, 1, [(MAC_C, 10, 2), (MAC_T, 1, 0, 0, 2)])
+    return sts + [est, 0 if n == 2 else -1]
+
+
+def vlan(first, last, ieu, stp='forwarding', learning=True):
+    return {'first': first, 'last': last, 'ingress': bool(ieu & 4),
+            'egress': bool(ieu & 2), 'untagged': bool(ieu & 1), 'stp': stp,
+            'learning': learning}
+
+
+def query_ports_check(ports):
+    p = {x['local-port']: x for x in ports}
+    check(sorted(p) == [1, 2, 3, 4], 'query-switchx2: ports 1-4 listed '
+          '(%s)' % sorted(p))
+    if sorted(p) != [1, 2, 3, 4]:
+        return
+    print('     port 1: %s' % {k: v for k, v in p[1].items()
+                               if k not in ('vlans', 'counters')})
+    check(p[1]['admin-state'] == 'up' and p[1]['oper-state'] == 'up' and
+          p[1]['speed'] == 40000 and p[1]['eth-proto-oper'] != 0 and
+          p[1]['name'] == 'sw.p1' and p[1]['peer'] == 'u1' and
+          p[1]['mac'] == '52:54:00:12:36:01' and p[1]['mtu'] == 1522 and
+          p[1]['system-port'] == 1 and p[1]['swid'] == 0 and
+          p[1]['width'] == 4,
+          'query-switchx2 port 1: up/up 40000 Mb/s, name sw.p1 cabled to '
+          'u1, MAC, MTU 1522, system port 1, swid 0, 4 lanes')
+    check(p[4]['admin-state'] == 'down' and p[4]['oper-state'] == 'down'
+          and p[4]['speed'] == 0 and p[4]['eth-proto-oper'] == 0 and
+          'peer' not in p[4] and
+          p[4]['vlans'] == [vlan(1, 1, 7, 'discarding')],
+          'query-switchx2 port 4 (reset state): down/down, speed 0, no '
+          'peer, VID 1 ieu discarding')
+    check(p[1]['learning'] == 'enabled' and p[3]['learning'] == 'secure'
+          and p[4]['learning'] == 'disabled',
+          'query-switchx2: learning enabled / secure / disabled')
+    check(p[2]['pvid'] == 10 and p[1]['pvid'] == 1 and
+          [p[3][k] for k in ('accept-untagged', 'accept-priority-tagged',
+                             'accept-tagged')] == [False, False, True] and
+          p[1]['accept-untagged'] and not p[1]['priority-tagging'],
+          'query-switchx2: PVID 10 on port 2, port 3 admits tagged only')
+    want = {1: [vlan(1, 1, 7), vlan(10, 10, 6), vlan(11, 11, 6,
+                                                     learning=False)],
+            2: [vlan(1, 1, 7), vlan(10, 11, 7)],
+            3: [vlan(1, 1, 7), vlan(20, 20, 6, 'learning')]}
+    for lp in (1, 2, 3):
+        check(p[lp]['vlans'] == want[lp], 'query-switchx2 port %d VLAN '
+              'ranges: %s' % (lp, [(v['first'], v['last'], v['untagged'],
+                                    v['stp'], v['learning'])
+                                   for v in p[lp]['vlans']]))
+    c1, c2 = p[1]['counters'], p[2]['counters']
+    check(c1['rx-frames'] == 2 and c1['rx-broadcast'] == 2 and
+          c1['rx-unicast'] == 0 and c1['rx-discards'] == 1 and
+          c1['tx-frames'] == 0 and c2['tx-frames'] == 2 and
+          c2['tx-broadcast'] == 2 and c2['rx-frames'] == 0 and
+          c2['tx-octets'] == 2 * 60 and c1['rx-octets'] == 60 + 64,
+          'query-switchx2 counters: port 1 rx 2 broadcasts (one not '
+          'taken by the CPU: rx-discards 1), port 2 tx 2 (%s / %s)' %
+          ({k: v for k, v in c1.items() if v}, {k: v for k, v in c2.items()
+                                                if v}))
+
+
+def fdb_entry(mac, fid, port, dynamic, action, age=None):
+    e = {'mac': ':'.join('%02x' % b for b in mac), 'fid': fid, 'vid': fid,
+         'port': port, 'system-port': port, 'dynamic': dynamic,
+         'action': action}
+    if age is not None:
+        e['age'] = age
+    return e
+
+
+def query_fdb_check(qmp):
+    r = qmp.cmd('query-switchx2-fdb', id='sw')
+    fdb = r.get('return', {})
+    ents = fdb.get('entries')
+    want = [fdb_entry(MAC_C, 10, 2, False, 'forward'),
+            fdb_entry(MAC_T, 1, 0, False, 'trap'),
+            fdb_entry(MAC_A, 1, 1, True, 'forward', 3),
+            fdb_entry(MAC_D, 10, 1, True, 'forward', 3)]
+    check(ents == want, 'query-switchx2-fdb: 2 static (forward, trap to '
+          'the CPU), 2 learned with age 3 s, in slot order: %s' %
+          [(e['mac'], e['fid'], e['port'], e['dynamic'], e['action'],
+            e.get('age')) for e in ents or []])
+    vid_entries = [{'first': 1, 'last': 1, 'ports': [1, 2, 3]},
+                   {'first': 10, 'last': 11, 'ports': [0, 1, 2]}]
+    want = [{'type': 'broadcast', 'table-kind': 'vid', 'table': 0,
+             'swid': 0, 'mid': 0, 'entries': vid_entries},
+            {'type': 'unknown-unicast', 'table-kind': 'vid', 'table': 0,
+             'swid': 0, 'mid': 0, 'entries': vid_entries},
+            {'type': 'unregistered-multicast-non-ip',
+             'table-kind': 'single', 'table': 0, 'swid': 0, 'mid': 0x1234,
+             'entries': [{'first': 0, 'last': 0, 'ports': [1, 2, 3]}]}]
+    check(fdb.get('flood') == want and fdb.get('id') == 'sw',
+          'query-switchx2-fdb flood: types 0, 1 -> VID table 0 (VID 1 '
+          '{1,2,3}, VIDs 10-11 {CPU,1,2}), type 5 -> single table 0')
+    print('     fdb flood: %s' % json.dumps(fdb.get('flood'))[:300])
+    r = qmp.cmd('query-switchx2-fdb', id='sw', fid=10)
+    f = r.get('return', {})
+    check([(e['mac'], e['fid']) for e in f.get('entries', [])] ==
+          [('02:00:00:00:00:0c', 10), ('02:00:00:00:00:0d', 10)] and
+          [x['entries'] for x in f.get('flood', [])] ==
+          [[{'first': 10, 'last': 10, 'ports': [0, 1, 2]}]] * 2 +
+          [[{'first': 0, 'last': 0, 'ports': [1, 2, 3]}]],
+          'query-switchx2-fdb fid 10: its 2 entries, VID 10 of the VID '
+          'tables, the single table whole')
+    errs = [qmp.cmd('query-switchx2-fdb', id='sw', fid=v).get('error')
+            for v in (0, 4095)]
+    check(all(errs), 'query-switchx2-fdb fid 0 / 4095 -> error (%s)' %
+          (errs[0] or {}).get('desc'))
+
+
+def query_hmp_check(qmp):
+    def hmp(line):
+        return qmp.cmd('human-monitor-command',
+                       **{'command-line': line}).get('return', '')
+
+    out = hmp('info switchx2 sw')
+    print('\n'.join('     | ' + ln for ln in out.splitlines()[:40]))
+    want = ['switchx2 sw (/machine/peripheral/sw): 4 ports, MAC '
+            '52:54:00:12:36:00', 'flood mode 3, 1 single + 2 per-VID',
+            'FDB: 4 of 8 entries in use, 2 dynamic, age time 100 s',
+            'VLANs: 1:ieu/fwd 10:ie/fwd 11:ie/fwd,nolearn',
+            'VLANs: 1:ieu/fwd 20:ie/lrn', '02:00:00:00:00:0a  FID 1 ',
+            'broadcast -> vid table 0 (swid 0): 1 {1,2,3} 10-11 {0,1,2}',
+            'trap 0x001 FDB_MC', 'sw.p1', 'dynamic forward (age 3 s)']
+    missing = [w for w in want if w not in out]
+    check(not missing, 'info switchx2 sw: device, profile, FDB, VLANs, '
+          'entries, flooding, CPU traps (missing: %s)' % missing)
+    out = hmp('info switchx2')
+    check(out.count('switchx2 ') == 2 and 'profile: not set' in out,
+          'info switchx2: both devices, the second untouched')
+    out = hmp('info switchx2 nope')
+    check("no switchx2 device 'nope'" in out, 'info switchx2 nope -> '
+          'error: %r' % out.strip())
+
+
+def query_main():
+    qmp_path = '/tmp/sx2-qtest-query-%d.sock' % os.getpid()
+    socks, args = udp_netdevs(3)
+    q = QTest([QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
+               '-display', 'none', '-vga', 'none', '-nodefaults', '-m', '64M',
+               '-L', '/usr/share/seabios', '-L', '/usr/share/qemu',
+               '-qmp', 'unix:%s,server=on,wait=off' % qmp_path] + args +
+              ['-device', 'switchx2,id=sw,ports=4,fdb-size=8,port1=u1,'
+               'port2=u2,port3=u3',
+               '-device', 'switchx2,ports=2,mac=52:54:00:12:37:00'])
+    qmp = QMP(qmp_path)
+    os.unlink(qmp_path)
+    devs = find_devs(q)
+    check(len(devs) == 2, 'query: two switches (%s)' % devs)
+    dev_setup(q, devs[0], BAR)
+    sts = query_setup(q)
+    check(sts == [0] * len(sts), 'query: known state set up (%s)' % sts)
+    bcast = b'\xff' * 6 + MAC_A + struct.pack('>H', 0x88b5) + bytes(46)
+    got1 = udp_inject(q, socks, 1, bcast)
+    tagged = b'\xff' * 6 + MAC_D + b'\x81\x00\x00\x0a' + \
+        struct.pack('>H', 0x88b5) + bytes(46)
+    got2 = udp_inject(q, socks, 1, tagged)
+    check(got1 == [2, 3] and got2 == [2], 'query: a broadcast from port 1 '
+          'in VID 1 and one in VID 10 flood (%s, %s), learning 2 MACs' %
+          (got1, got2))
+    q.cmd('clock_step %d' % (3 * 10 ** 9 + 10 ** 8))
+
+    r = qmp.cmd('query-switchx2', id='sw')
+    info = r.get('return', [{}])[0]
+    print('     device: %s' % {k: v for k, v in info.items()
+                               if k not in ('ports', 'cpu')})
+    check(info.get('id') == 'sw' and
+          info.get('qom-path') == '/machine/peripheral/sw' and
+          info.get('num-ports') == 4 and
+          info.get('mac') == '52:54:00:12:36:00' and
+          info.get('fw-version') == '9.4.5070' and
+          info.get('psid') == 'MT_0000000036' and
+          info.get('fdb-size') == 8 and info.get('fdb-entries') == 4 and
+          info.get('fdb-dynamic') == 2 and info.get('age-time') == 100 and
+          info.get('fdb-notifications') == 2 and
+          info.get('fdb-full-drops') == 0,
+          'query-switchx2 sw: id, path, 4 ports, MAC, firmware, PSID, FDB '
+          '4 of 8 (2 dynamic, 2 SFN records queued), age time 100 s')
+    check(info.get('profile') == {'set': True, 'flood-mode': 3,
+                                  'single-flood-tables': 1,
+                                  'vid-flood-tables': 2,
+                                  'swids': [{'swid': 0,
+                                             'type': 'ethernet'}]},
+          'query-switchx2 profile: 1 single + 2 VID tables, swid 0 '
+          'Ethernet (%s)' % info.get('profile'))
+    cpu = info.get('cpu', {})
+    check(cpu == {'trapped': 0, 'dropped': 1, 'sent': 0, 'sent-emads': 0,
+                  'traps': [{'trap-id': 1, 'name': 'FDB_MC', 'trapped': 0,
+                             'dropped': 1}]},
+          'query-switchx2 cpu: the VID 10 broadcast for the CPU dropped '
+          '(FDB_MC not trapped) (%s)' % cpu)
+    query_ports_check(info.get('ports', []))
+
+    r = qmp.cmd('query-switchx2')
+    all_ = r.get('return', [])
+    other = all_[1] if len(all_) == 2 else {}
+    check([d.get('id') for d in all_] == ['sw', None] and
+          other.get('mac') == '52:54:00:12:37:00' and
+          other.get('num-ports') == 2 and
+          other.get('profile', {}).get('set') is False and
+          other.get('fdb-entries') == 0,
+          'query-switchx2 without id: both, in PCI order; the second has '
+          'no id, reset state')
+    path = other.get('qom-path', '')
+    r = qmp.cmd('query-switchx2', id=path)
+    r2 = qmp.cmd('query-switchx2-fdb', id=path)
+    check(len(r.get('return', [])) == 1 and
+          r2.get('return', {}).get('entries') == [] and
+          r2.get('return', {}).get('flood') == [] and
+          'id' not in r2.get('return', {'id': 1}),
+          'query-switchx2 / -fdb by QOM path %s: no entries, no flooding'
+          % path)
+    errs = [qmp.cmd('query-switchx2', id='nope').get('error', {}),
+            qmp.cmd('query-switchx2-fdb', id='nope').get('error', {}),
+            qmp.cmd('query-switchx2-fdb').get('error', {})]
+    check(all(e.get('class') == 'GenericError' for e in errs),
+          'unknown id, or no id with two switches -> GenericError (%s)' %
+          [e.get('desc') for e in errs])
+    query_fdb_check(qmp)
+    query_hmp_check(qmp)
+    q.quit()
+
+
 main()
 l2_main()
+query_main()
 storm_main()
 print('%d failure(s)' % FAIL)
 sys.exit(1 if FAIL else 0)

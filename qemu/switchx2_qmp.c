@@ -1,0 +1,640 @@
+/*
+ * Mellanox SwitchX-2 switch ASIC emulation: the ASIC seen from the host
+ *
+ * QMP query-switchx2 and query-switchx2-fdb (schema: switchx2.json):
+ * ports, VLAN membership, STP, counters, the CPU path, the FDB and the
+ * flood tables, read from the model's state and never changing it.
+ * Whatever the guest wrote, every value is mapped onto the schema's
+ * types here: an enum the schema lacks would abort the QMP visitor.
+ *
+ * Copyright (c) 2026 The switchx2-emu authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qapi/error.h"
+#include "qapi/qapi-commands-switchx2.h"
+#include "hw/pci/pci.h"
+#include "net/net.h"
+#include "qemu/timer.h"
+#include "switchx2.h"
+#include "trace.h"
+
+/*
+ * Devices
+ */
+static int sx2_qmp_collect(Object *obj, void *opaque)
+{
+    GSList **list = opaque;
+    Object *s = object_dynamic_cast(obj, TYPE_SWITCHX2);
+
+    if (s && DEVICE(s)->realized) {
+        *list = g_slist_prepend(*list, s);
+    }
+    return 0;
+}
+
+/* PCI address order: the order a guest enumerates the devices in */
+static gint sx2_qmp_pci_order(gconstpointer a, gconstpointer b)
+{
+    PCIDevice *da = PCI_DEVICE(a), *db = PCI_DEVICE(b);
+    int ka = pci_dev_bus_num(da) << 8 | da->devfn;
+    int kb = pci_dev_bus_num(db) << 8 | db->devfn;
+
+    return ka - kb;
+}
+
+/* All realized switchx2 devices; free with g_slist_free() */
+static GSList *sx2_qmp_devices(void)
+{
+    GSList *list = NULL;
+
+    object_child_foreach_recursive(object_get_root(), sx2_qmp_collect,
+                                   &list);
+    return g_slist_sort(list, sx2_qmp_pci_order);
+}
+
+static bool sx2_qmp_matches(SwitchX2State *s, const char *id)
+{
+    g_autofree char *path = object_get_canonical_path(OBJECT(s));
+
+    return !g_strcmp0(DEVICE(s)->id, id) || !g_strcmp0(path, id);
+}
+
+/*
+ * The device @id (an id or a QOM path) names; with no @id, the only
+ * device there is.
+ */
+static SwitchX2State *sx2_qmp_find(const char *id, Error **errp)
+{
+    GSList *list = sx2_qmp_devices(), *l;
+    SwitchX2State *s = NULL;
+    unsigned n = g_slist_length(list);
+
+    if (!id) {
+        if (n == 1) {
+            s = list->data;
+        } else if (n) {
+            error_setg(errp, "%u switchx2 devices: give an id", n);
+        } else {
+            error_setg(errp, "no switchx2 device");
+        }
+        g_slist_free(list);
+        return s;
+    }
+    for (l = list; l && !s; l = l->next) {
+        if (sx2_qmp_matches(l->data, id)) {
+            s = l->data;
+        }
+    }
+    g_slist_free(list);
+    if (!s) {
+        error_setg(errp, "no switchx2 device '%s'", id);
+    }
+    return s;
+}
+
+/*
+ * Enumerations: guest-written values mapped onto the schema's enums
+ */
+static SwitchX2AdminState sx2_qmp_admin(uint8_t v)
+{
+    switch (v) {
+    case SX2_ADMIN_UP:
+        return SWITCHX2_ADMIN_STATE_UP;
+    case SX2_ADMIN_UP_ONCE:
+        return SWITCHX2_ADMIN_STATE_UP_ONCE;
+    case SX2_ADMIN_DISABLED:
+        return SWITCHX2_ADMIN_STATE_DISABLED;
+    default:
+        return SWITCHX2_ADMIN_STATE_DOWN;
+    }
+}
+
+static SwitchX2OperState sx2_qmp_oper(uint8_t v)
+{
+    switch (v) {
+    case SX2_OPER_UP:
+        return SWITCHX2_OPER_STATE_UP;
+    case SX2_OPER_FAILURE:
+        return SWITCHX2_OPER_STATE_FAILURE;
+    default:
+        return SWITCHX2_OPER_STATE_DOWN;
+    }
+}
+
+static SwitchX2LearnMode sx2_qmp_learn(uint8_t v)
+{
+    switch (v) {
+    case SX2_LEARN_ENABLE:
+        return SWITCHX2_LEARN_MODE_ENABLED;
+    case SX2_LEARN_SEC:
+        return SWITCHX2_LEARN_MODE_SECURE;
+    default:
+        return SWITCHX2_LEARN_MODE_DISABLED;
+    }
+}
+
+static SwitchX2StpState sx2_qmp_stp(uint8_t v)
+{
+    switch (v) {
+    case SX2_STP_LEARNING:
+        return SWITCHX2_STP_STATE_LEARNING;
+    case SX2_STP_FORWARDING:
+        return SWITCHX2_STP_STATE_FORWARDING;
+    default:
+        return SWITCHX2_STP_STATE_DISCARDING;
+    }
+}
+
+static SwitchX2FdbAction sx2_qmp_action(uint8_t v)
+{
+    switch (v) {
+    case SX2_SFD_ACTION_TRAP:
+        return SWITCHX2_FDB_ACTION_TRAP;
+    case SX2_SFD_ACTION_DISCARD_ERROR:
+        return SWITCHX2_FDB_ACTION_DISCARD;
+    default:
+        return SWITCHX2_FDB_ACTION_FORWARD;
+    }
+}
+
+/* The schema's name of an SFGC packet type; false for reserved types */
+static bool sx2_qmp_flood_type(unsigned type, SwitchX2FloodType *out)
+{
+    static const int map[SX2_SFGC_TYPE_MAX] = {
+        [SX2_SFGC_TYPE_BROADCAST] = SWITCHX2_FLOOD_TYPE_BROADCAST,
+        [SX2_SFGC_TYPE_UNKNOWN_UNICAST] =
+            SWITCHX2_FLOOD_TYPE_UNKNOWN_UNICAST,
+        [SX2_SFGC_TYPE_UNREG_MC_IPV4] =
+            SWITCHX2_FLOOD_TYPE_UNREGISTERED_MULTICAST_IPV4,
+        [SX2_SFGC_TYPE_UNREG_MC_IPV6] =
+            SWITCHX2_FLOOD_TYPE_UNREGISTERED_MULTICAST_IPV6,
+        [SX2_SFGC_TYPE_RESERVED] = -1,
+        [SX2_SFGC_TYPE_UNREG_MC_NON_IP] =
+            SWITCHX2_FLOOD_TYPE_UNREGISTERED_MULTICAST_NON_IP,
+        [SX2_SFGC_TYPE_IPV4_LINK_LOCAL] =
+            SWITCHX2_FLOOD_TYPE_IPV4_LINK_LOCAL,
+        [SX2_SFGC_TYPE_IPV6_ALL_HOST] = SWITCHX2_FLOOD_TYPE_IPV6_ALL_HOSTS,
+    };
+
+    if (type >= SX2_SFGC_TYPE_MAX || map[type] < 0) {
+        return false;
+    }
+    *out = map[type];
+    return true;
+}
+
+/* Link speed in Mb/s of a PTYS eth_proto_oper value */
+static uint32_t sx2_qmp_speed(uint32_t proto)
+{
+    if (proto & SX2_ETH_CAP_40G) {
+        return 40000;
+    }
+    if (proto & SX2_ETH_CAP_10G) {
+        return 10000;
+    }
+    return proto & SX2_ETH_CAP_1G ? 1000 : 0;
+}
+
+/*
+ * Ports
+ */
+static SwitchX2PortCounters *sx2_qmp_port_counters(const SX2PortCounters *c)
+{
+    SwitchX2PortCounters *q = g_new0(SwitchX2PortCounters, 1);
+
+    q->rx_frames = c->rx_frames;
+    q->rx_octets = c->rx_octets;
+    q->rx_unicast = c->rx_ucast;
+    q->rx_multicast = c->rx_mcast;
+    q->rx_broadcast = c->rx_bcast;
+    q->rx_discards = c->rx_discards;
+    q->rx_too_long = c->rx_too_long;
+    q->rx_undersize = c->rx_undersize;
+    q->tx_frames = c->tx_frames;
+    q->tx_octets = c->tx_octets;
+    q->tx_unicast = c->tx_ucast;
+    q->tx_multicast = c->tx_mcast;
+    q->tx_broadcast = c->tx_bcast;
+    q->tx_discards = c->tx_discards;
+    q->tx_too_long = c->tx_too_long;
+    return q;
+}
+
+/* The settings of {@p, @vid} as a one-VID range */
+static void sx2_qmp_vlan_of(const SX2Port *p, uint16_t vid,
+                            SwitchX2VlanRange *r)
+{
+    r->first = r->last = vid;
+    r->ingress = sx2_vid_test(p->vlan_i, vid);
+    r->egress = sx2_vid_test(p->vlan_e, vid);
+    r->untagged = sx2_vid_test(p->vlan_u, vid);
+    r->stp = sx2_qmp_stp(sx2_stp_state(p, vid));
+    r->learning = sx2_vid_test(p->learn_vid, vid);
+}
+
+static bool sx2_qmp_vlan_extends(const SwitchX2VlanRange *r,
+                                 const SwitchX2VlanRange *v)
+{
+    return r->last + 1 == v->first && r->ingress == v->ingress &&
+           r->egress == v->egress && r->untagged == v->untagged &&
+           r->stp == v->stp && r->learning == v->learning;
+}
+
+static SwitchX2VlanRangeList *sx2_qmp_vlans(const SX2Port *p)
+{
+    SwitchX2VlanRangeList *list = NULL, **tail = &list;
+    SwitchX2VlanRange *cur = NULL, v;
+    uint16_t vid;
+
+    for (vid = 1; vid <= SX2_VID_MAX; vid++) {
+        sx2_qmp_vlan_of(p, vid, &v);
+        if (!v.ingress && !v.egress) {
+            continue;
+        }
+        if (cur && sx2_qmp_vlan_extends(cur, &v)) {
+            cur->last = vid;
+            continue;
+        }
+        cur = g_memdup2(&v, sizeof(v));
+        QAPI_LIST_APPEND(tail, cur);
+    }
+    return list;
+}
+
+static SwitchX2Port *sx2_qmp_port(const SX2Port *p)
+{
+    SwitchX2Port *q = g_new0(SwitchX2Port, 1);
+    NetClientState *nc = p->nic ? qemu_get_queue(p->nic) : NULL;
+    bool up = p->oper_status == SX2_OPER_UP;
+
+    q->local_port = p->local_port;
+    q->system_port = p->system_port;
+    q->swid = p->swid;
+    q->name = g_strdup(nc && nc->name ? nc->name : "");
+    q->has_peer = nc && nc->peer && nc->peer->name;
+    q->peer = q->has_peer ? g_strdup(nc->peer->name) : NULL;
+    q->mac = qemu_mac_strdup_printf(p->mac);
+    q->admin_state = sx2_qmp_admin(p->admin_status);
+    q->oper_state = sx2_qmp_oper(p->oper_status);
+    q->width = p->width;
+    q->eth_proto_oper = up ? sx2_port_eth_oper(p) : 0;
+    q->speed = sx2_qmp_speed(q->eth_proto_oper);
+    q->mtu = p->admin_mtu;
+    q->pvid = p->pvid;
+    q->accept_untagged = p->allow_untagged;
+    q->accept_priority_tagged = p->allow_prio_tagged;
+    q->accept_tagged = p->allow_tagged;
+    q->priority_tagging = p->prio_tag;
+    q->learning = sx2_qmp_learn(p->learn_mode);
+    q->vlans = sx2_qmp_vlans(p);
+    q->counters = sx2_qmp_port_counters(&p->cnt);
+    return q;
+}
+
+/*
+ * The CPU path
+ */
+static const char *sx2_qmp_trap_name(unsigned trap_id)
+{
+    switch (trap_id) {
+    case SX2_TRAP_FDB_MC:
+        return "FDB_MC";
+    case SX2_TRAP_MFDE:
+        return "MFDE";
+    case SX2_TRAP_ETHEMAD:
+        return "ETHEMAD";
+    case SX2_TRAP_PUDE:
+        return "PUDE";
+    case SX2_TRAP_PMPE:
+        return "PMPE";
+    case SX2_TRAP_STP:
+        return "STP";
+    case SX2_TRAP_LACP:
+        return "LACP";
+    case SX2_TRAP_EAPOL:
+        return "EAPOL";
+    case SX2_TRAP_LLDP:
+        return "LLDP";
+    case SX2_TRAP_MMRP:
+        return "MMRP";
+    case SX2_TRAP_MVRP:
+        return "MVRP";
+    case SX2_TRAP_RPVST:
+        return "RPVST";
+    case SX2_TRAP_DHCP:
+        return "DHCP";
+    case SX2_TRAP_IGMP_QUERY:
+        return "IGMP_QUERY";
+    case SX2_TRAP_IGMP_V1_REPORT:
+        return "IGMP_V1_REPORT";
+    case SX2_TRAP_IGMP_V2_REPORT:
+        return "IGMP_V2_REPORT";
+    case SX2_TRAP_IGMP_V2_LEAVE:
+        return "IGMP_V2_LEAVE";
+    case SX2_TRAP_IGMP_V3_REPORT:
+        return "IGMP_V3_REPORT";
+    default:
+        return NULL;
+    }
+}
+
+static SwitchX2CpuCounters *sx2_qmp_cpu(SwitchX2State *s)
+{
+    const SX2CpuCounters *c = &s->cpu_cnt;
+    SwitchX2CpuCounters *q = g_new0(SwitchX2CpuCounters, 1);
+    SwitchX2TrapCountersList **tail = &q->traps;
+    unsigned id;
+
+    q->dropped = s->cpu_drops;
+    q->sent = c->sent;
+    q->sent_emads = c->sent_emads;
+    for (id = 0; id < SX2_TRAP_ID_MAX; id++) {
+        SwitchX2TrapCounters *t;
+
+        q->trapped += c->trapped[id];
+        if (!c->trapped[id] && !c->dropped[id]) {
+            continue;
+        }
+        t = g_new0(SwitchX2TrapCounters, 1);
+        t->trap_id = id;
+        t->has_name = sx2_qmp_trap_name(id) != NULL;
+        t->name = g_strdup(sx2_qmp_trap_name(id));
+        t->trapped = c->trapped[id];
+        t->dropped = c->dropped[id];
+        QAPI_LIST_APPEND(tail, t);
+    }
+    return q;
+}
+
+/*
+ * The device
+ */
+static SwitchX2Profile *sx2_qmp_profile(SwitchX2State *s)
+{
+    const SX2Profile *p = &s->profile;
+    SwitchX2Profile *q = g_new0(SwitchX2Profile, 1);
+    SwitchX2SwidList **tail = &q->swids;
+    unsigned i;
+
+    q->set = p->set;
+    q->flood_mode = p->flood_mode;
+    q->single_flood_tables = p->max_flood_tables;
+    q->vid_flood_tables = p->max_vid_flood_tables;
+    for (i = 0; i < SX2_NUM_SWIDS; i++) {
+        SwitchX2Swid *w;
+
+        if (p->swid_type[i] != SX2_SWID_TYPE_ETH &&
+            p->swid_type[i] != SX2_SWID_TYPE_IB) {
+            continue;
+        }
+        w = g_new0(SwitchX2Swid, 1);
+        w->swid = i;
+        w->type = p->swid_type[i] == SX2_SWID_TYPE_ETH ?
+                  SWITCHX2_SWID_TYPE_ETHERNET :
+                  SWITCHX2_SWID_TYPE_INFINIBAND;
+        QAPI_LIST_APPEND(tail, w);
+    }
+    return q;
+}
+
+static SwitchX2Info *sx2_qmp_info(SwitchX2State *s)
+{
+    SwitchX2Info *q = g_new0(SwitchX2Info, 1);
+    DeviceState *dev = DEVICE(s);
+    SwitchX2PortList **tail = &q->ports;
+    unsigned i;
+
+    q->has_id = dev->id != NULL;
+    q->id = g_strdup(dev->id);
+    q->qom_path = object_get_canonical_path(OBJECT(s));
+    q->num_ports = s->num_ports;
+    q->mac = qemu_mac_strdup_printf(s->base_mac.a);
+    q->fw_version = g_strdup(s->fw_version ? s->fw_version : "");
+    q->psid = g_strdup(s->psid ? s->psid : "");
+    q->fdb_size = s->fdb_size;
+    q->fdb_entries = s->fdb_size - s->fdb_nfree;
+    q->fdb_dynamic = s->fdb_dynamic;
+    q->fdb_full_drops = s->learn_full_drops;
+    q->fdb_notifications = s->sfn_count;
+    q->fdb_notifications_lost = s->sfn_dropped;
+    q->age_time = s->age_time;
+    q->profile = sx2_qmp_profile(s);
+    q->cpu = sx2_qmp_cpu(s);
+    for (i = 1; i <= s->num_ports && i <= SX2_MAX_PORTS; i++) {
+        QAPI_LIST_APPEND(tail, sx2_qmp_port(&s->fp[i]));
+    }
+    return q;
+}
+
+SwitchX2InfoList *qmp_query_switchx2(bool has_id, const char *id,
+                                     Error **errp)
+{
+    SwitchX2InfoList *list = NULL, **tail = &list;
+    GSList *devs, *l;
+    SwitchX2State *s;
+
+    trace_switchx2_qmp("query-switchx2", has_id ? id : "(all)");
+    if (has_id) {
+        s = sx2_qmp_find(id, errp);
+        if (s) {
+            QAPI_LIST_APPEND(tail, sx2_qmp_info(s));
+        }
+        return list;
+    }
+    devs = sx2_qmp_devices();
+    for (l = devs; l; l = l->next) {
+        QAPI_LIST_APPEND(tail, sx2_qmp_info(l->data));
+    }
+    g_slist_free(devs);
+    return list;
+}
+
+/*
+ * FDB
+ */
+static SwitchX2FdbEntry *sx2_qmp_fdb_entry(SwitchX2State *s,
+                                           const SX2FdbEntry *e, int64_t now)
+{
+    SwitchX2FdbEntry *q = g_new0(SwitchX2FdbEntry, 1);
+    uint8_t mac[6];
+    uint16_t fid;
+
+    sx2_fdb_entry_key(e, mac, &fid);
+    q->mac = qemu_mac_strdup_printf(mac);
+    q->fid = fid;
+    q->vid = fid;
+    q->port = e->local_port;
+    q->system_port = e->local_port <= SX2_MAX_PORTS ?
+                     s->fp[e->local_port].system_port : 0;
+    q->dynamic = e->dynamic;
+    q->action = sx2_qmp_action(e->action);
+    q->has_age = e->dynamic;
+    if (e->dynamic && now > e->last_seen) {
+        q->age = (now - e->last_seen) / NANOSECONDS_PER_SECOND;
+    }
+    return q;
+}
+
+static SwitchX2FdbEntryList *sx2_qmp_fdb_entries(SwitchX2State *s,
+                                                 bool has_fid, uint16_t fid)
+{
+    SwitchX2FdbEntryList *list = NULL, **tail = &list;
+    int64_t now = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
+    uint32_t slot;
+
+    for (slot = 0; s->fdb && slot < s->fdb_size; slot++) {
+        const SX2FdbEntry *e = &s->fdb[slot];
+        uint8_t mac[6];
+        uint16_t efid;
+
+        if (!e->used) {
+            continue;
+        }
+        sx2_fdb_entry_key(e, mac, &efid);
+        if (has_fid && efid != fid) {
+            continue;
+        }
+        QAPI_LIST_APPEND(tail, sx2_qmp_fdb_entry(s, e, now));
+    }
+    return list;
+}
+
+/*
+ * Flood tables
+ */
+static uint8List *sx2_qmp_portset(const SX2PortSet *set)
+{
+    uint8List *list = NULL, **tail = &list;
+    unsigned port;
+
+    for (port = 0; port <= SX2_MAX_PORTS; port++) {
+        if (sx2_portset_test(set, port)) {
+            QAPI_LIST_APPEND(tail, port);
+        }
+    }
+    return list;
+}
+
+static bool sx2_qmp_portset_empty(const SX2PortSet *set)
+{
+    return !set->lo && !(set->hi & 1);
+}
+
+static bool sx2_qmp_portset_equal(const SX2PortSet *a, const SX2PortSet *b)
+{
+    return a->lo == b->lo && (a->hi & 1) == (b->hi & 1);
+}
+
+/*
+ * The non-empty entries first..last of a flood table, consecutive
+ * entries with the same members as one.
+ */
+static SwitchX2FloodEntryList *sx2_qmp_flood_entries(SwitchX2State *s,
+                                                     unsigned kind,
+                                                     unsigned table,
+                                                     unsigned first,
+                                                     unsigned last)
+{
+    SwitchX2FloodEntryList *list = NULL, **tail = &list;
+    SwitchX2FloodEntry *cur = NULL;
+    const SX2PortSet *prev = NULL, *set;
+    unsigned i;
+
+    for (i = first; i <= last; i++) {
+        set = sx2_flood_entry(s, kind, table, i);
+        if (sx2_qmp_portset_empty(set)) {
+            cur = NULL;
+            continue;
+        }
+        if (cur && sx2_qmp_portset_equal(prev, set)) {
+            cur->last = i;
+            continue;
+        }
+        cur = g_new0(SwitchX2FloodEntry, 1);
+        cur->first = cur->last = i;
+        cur->ports = sx2_qmp_portset(set);
+        QAPI_LIST_APPEND(tail, cur);
+        prev = set;
+    }
+    return list;
+}
+
+/* The flood configuration of SFGC packet type @type, or NULL */
+static SwitchX2Flood *sx2_qmp_flood(SwitchX2State *s, unsigned type,
+                                    bool has_fid, uint16_t fid)
+{
+    const SX2FloodCfg *fc = &s->sfgc[type];
+    SwitchX2FloodType qtype;
+    SwitchX2Flood *q;
+    bool vid = fc->table_type == SX2_FT_TYPE_VID;
+    unsigned first = 0, last = 0;
+    int swid;
+
+    if (!fc->valid || !sx2_qmp_flood_type(type, &qtype) ||
+        (!vid && fc->table_type != SX2_FT_TYPE_SINGLE)) {
+        return NULL;
+    }
+    q = g_new0(SwitchX2Flood, 1);
+    q->type = qtype;
+    q->table_kind = vid ? SWITCHX2_FLOOD_TABLE_KIND_VID
+                        : SWITCHX2_FLOOD_TABLE_KIND_SINGLE;
+    q->table = fc->flood_table;
+    swid = sx2_flood_table_swid(s, fc->table_type, fc->flood_table);
+    q->has_swid = swid >= 0;
+    q->swid = MAX(swid, 0);
+    q->mid = fc->mid;
+    if (vid) {
+        first = has_fid ? fid : 0;
+        last = has_fid ? fid : SX2_FT_VID_ENTRIES - 1;
+    }
+    /* A layout change clears SFGC; check all the same before indexing */
+    if (s->ft_vid && fc->flood_table < SX2_MAX_FLOOD_TABLES &&
+        fc->flood_table < sx2_flood_tables(s, fc->table_type)) {
+        q->entries = sx2_qmp_flood_entries(s, fc->table_type,
+                                           fc->flood_table, first, last);
+    }
+    return q;
+}
+
+static SwitchX2FloodList *sx2_qmp_floods(SwitchX2State *s, bool has_fid,
+                                         uint16_t fid)
+{
+    SwitchX2FloodList *list = NULL, **tail = &list;
+    unsigned type;
+
+    for (type = 0; type < SX2_SFGC_TYPE_MAX; type++) {
+        SwitchX2Flood *f = sx2_qmp_flood(s, type, has_fid, fid);
+
+        if (f) {
+            QAPI_LIST_APPEND(tail, f);
+        }
+    }
+    return list;
+}
+
+SwitchX2Fdb *qmp_query_switchx2_fdb(bool has_id, const char *id,
+                                    bool has_fid, uint16_t fid, Error **errp)
+{
+    SwitchX2State *s;
+    SwitchX2Fdb *q;
+
+    trace_switchx2_qmp("query-switchx2-fdb", has_id ? id : "(only)");
+    if (has_fid && !sx2_fid_valid(fid)) {
+        error_setg(errp, "fid %u is not a FID (1..%u)", fid, SX2_VID_MAX);
+        return NULL;
+    }
+    s = sx2_qmp_find(has_id ? id : NULL, errp);
+    if (!s) {
+        return NULL;
+    }
+    q = g_new0(SwitchX2Fdb, 1);
+    q->has_id = DEVICE(s)->id != NULL;
+    q->id = g_strdup(DEVICE(s)->id);
+    q->qom_path = object_get_canonical_path(OBJECT(s));
+    q->entries = sx2_qmp_fdb_entries(s, has_fid, fid);
+    q->flood = sx2_qmp_floods(s, has_fid, fid);
+    return q;
+}
