@@ -8,7 +8,7 @@ PKGS=(
 	gcc make bc flex bison libelf-dev libssl-dev cpio xz-utils git rsync
 	python3 python3-venv meson ninja-build libglib2.0-dev libpixman-1-dev
 	libslirp-dev pkg-config zlib1g-dev libfdt-dev dpkg-dev python3-ply python3-git
-	busybox-static iproute2 ethtool iputils-ping kmod seabios iperf3
+	busybox-static iproute2 ethtool iputils-ping kmod seabios iperf3 jq
 )
 
 DEB_SRC_FILE=/etc/apt/sources.list.d/debian-src.sources
