@@ -73,6 +73,29 @@ sx_qom_set() {
 	host_qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"/machine/peripheral/$SX_ID\", \"property\": \"$1\", \"value\": $2}}" >/dev/null
 }
 
+# sx_asic JQ_FILTER: ask the host for this guest's SwitchX-2 as the model
+# sees it (QMP query-switchx2) and print JQ_FILTER applied to the device
+# object (jq -r). Tests compare what the driver programmed with this.
+sx_asic() {
+	reply=$(host_qmp "{\"execute\": \"query-switchx2\", \"arguments\": {\"id\": \"$SX_ID\"}}") || return 1
+	printf '%s\n' "$reply" | jq -r ".return[0] | $1"
+}
+
+# sx_asic_port N JQ_FILTER: the same, applied to local port N (whose net
+# client the model names "<id>.pN").
+sx_asic_port() {
+	sx_asic ".ports[] | select(.name == \"$SX_ID.p$1\") | $2"
+}
+
+# sx_asic_fdb JQ_FILTER [FID]: QMP query-switchx2-fdb ({entries, flood}),
+# only FID's entries when given, filtered by JQ_FILTER.
+sx_asic_fdb() {
+	args="\"id\": \"$SX_ID\""
+	[ -n "${2:-}" ] && args="$args, \"fid\": $2"
+	reply=$(host_qmp "{\"execute\": \"query-switchx2-fdb\", \"arguments\": {$args}}") || return 1
+	printf '%s\n' "$reply" | jq -r ".return | $1"
+}
+
 load_switch_drivers() {
 	for drv in $SWITCH_DRIVERS; do
 		modprobe "$drv" || echo "harness: modprobe $drv failed" >&2

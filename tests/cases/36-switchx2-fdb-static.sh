@@ -30,6 +30,13 @@ if wait_for 120 offloaded_is $N; then
 else
 	not_ok "switchx2: the bridge marks all $N entries offloaded" "$(offloaded) offloaded"
 fi
+# asic_entries JQ_CONDITION: the ASIC's entries of ours that meet it (QMP)
+asic_entries() {
+	sx_asic_fdb "[.entries[] | select(.mac | startswith(\"$PREFIX:\")) |
+		select($1)] | length"
+}
+check_eq "switchx2: QMP shows all $N entries in the ASIC, static, to p2" \
+	$N "$(asic_entries '.port == 2 and .dynamic == false and .action == "forward"')"
 
 # Traffic to the first, a middle and the last entry goes to p2 only.
 for i in 0 499 999; do
@@ -57,4 +64,6 @@ if d=$(sx_probe_floods 1 "$PREFIX:00:00" $FRAMES 3); then
 else
 	not_ok "switchx2: the first MAC floods again too" "per host: $d"
 fi
+check_eq "switchx2: QMP shows none of the entries left in the ASIC" \
+	0 "$(asic_entries true)"
 sx_bridge_destroy br0

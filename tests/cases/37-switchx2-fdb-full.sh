@@ -35,6 +35,13 @@ else
 fi
 full=$(dmesg | grep -c "FDB is full")
 check_eq "switchx2: the driver says once that the FDB is full" 1 "$full"
+# The ASIC's own count, from the host: every offloaded entry is there,
+# and the table is at its size (the rest are the hosts' learned MACs and
+# the bridge's own).
+in_asic=$(sx_asic_fdb "[.entries[] | select(.mac | startswith(\"$PREFIX:\"))] | length")
+check_eq "switchx2: QMP shows the $offl offloaded entries in the ASIC FDB" "$offl" "$in_asic"
+check_eq "switchx2: QMP shows the ASIC FDB at its size" \
+	"$SX_FDB_SIZE" "$(sx_asic '."fdb-entries"')"
 
 # The first entry still steers traffic; the last one, refused, floods.
 if d=$(sx_probe_to 1 "$PREFIX:00:00" 5 2); then
