@@ -4,8 +4,10 @@
 #   make run        boot a guest with the switches attached, guest shell
 #   make run CMD='ip -d link show'   run one command in the guest and exit
 #   make qemu-test  boot, run every guest test, print TAP and a summary
-#   make bench      L2 throughput (SwitchX-2, rocker, software bridge),
-#                   FDB learning latency and static FDB rate
+#   make bench      SwitchX-2 vs rocker vs a software bridge: TCP and
+#                   64-byte frame rates, FDB programming rate, probe time,
+#                   learned-entry latency, an FDB sweep; table and plots
+#                   in build/logs/bench/ (knobs: scripts/bench.sh)
 #   make test-linux-5.10   the same port tests driven by Debian's 5.10
 #                   kernel and its own SwitchX-2 driver (slow; not in CI)
 #   make debug-test the guest suite on a debug kernel (KASAN, kmemleak,

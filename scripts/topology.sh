@@ -19,7 +19,8 @@ SX_BASE_MAC=52:54:00:5a:00:00
 SX_HOST_MAC_PREFIX=52:54:00:bb:00
 # A small FDB (an SX1036 has 48K entries), so that the FDB-full test
 # fills it in seconds; it still takes the 1000 static entries test.
-SX_FDB_SIZE=1024
+# make bench asks for an SX1036's.
+SX_FDB_SIZE=${SX_FDB_SIZE:-1024}
 # QOM names: the device is /machine/peripheral/$SX_ID for QMP.
 SX_ID=sx
 SX_BRIDGE_ID=sxbridge
