@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Copyright (c) 2026 The switchx2-emu authors
+#
+# Write a seed corpus for switchx2-fuzz: one small input per kind of
+# operation, in the format qemu/fuzz/switchx2_fuzz.c documents, so that
+# the fuzzer starts from traffic and register accesses that do something.
+# Usage: switchx2_seeds.py OUTDIR
+import hashlib
+import os
+import struct
+import sys
+
+SEP = b'SX2|'
+CMD, REG, EMAD, TX, RX, DB, MMIO, DMA, CLOCK, SERVICE, RESET = range(11)
+MAC_A = bytes.fromhex('02000000000a')
+MAC_B = bytes.fromhex('02000000000b')
+PAYLOAD = struct.pack('>H', 0x0800) + bytes(range(46))
+
+
+def op(code, fields=(), payload=b''):
+    """fields: (value, bytes) pairs, big-endian as the target reads them."""
+    b = bytes([code])
+    for v, n in fields:
+        b += v.to_bytes(n, 'big')
+    return b + payload
+
+
+def cmd(opcode, opmod=0, in_mod=0, mbox=b'', evreq=False):
+    # Selectors >= 0x100 are raw opcodes (the low 12 bits)
+    return op(CMD, ((0x1000 | opcode, 2), (opmod | (0x10 if evreq else 0), 1),
+                    (in_mod, 4)), mbox)
+
+
+def reg(reg_id, payload, write=False, emad=False, string=False):
+    method = (1 if write else 0) | (2 if string else 0)
+    # Length 0 stands for 0x420 bytes, the largest register
+    dwords = len(payload) // 4 if len(payload) <= 255 * 4 else 0
+    return op(EMAD if emad else REG, ((reg_id, 2), (method, 1), (dwords, 1)),
+              payload)
+
+
+def fset(b, off, shift, bits, v):
+    w = struct.unpack_from('>I', b, off)[0] & ~(((1 << bits) - 1) << shift)
+    struct.pack_into('>I', b, off, w | ((v & ((1 << bits) - 1)) << shift))
+
+
+def lp_payload(size, lp):
+    p = bytearray(size)
+    fset(p, 0, 16, 8, lp)
+    return bytes(p)
+
+
+def sfd_add(mac, fid, port):
+    p = bytearray(0x410)
+    fset(p, 4, 30, 2, 1)
+    fset(p, 8, 0, 8, 1)
+    p[0x12:0x18] = mac
+    fset(p, 0x18, 0, 16, fid)
+    fset(p, 0x1C, 0, 16, port)
+    return bytes(p)
+
+
+def sfn_query():
+    p = bytearray(0x410)
+    fset(p, 4, 0, 8, 64)
+    return bytes(p)
+
+
+def paos(lp, up):
+    p = bytearray(lp_payload(0x10, lp))
+    fset(p, 0, 8, 4, 1 if up else 2)
+    fset(p, 4, 31, 1, 1)
+    fset(p, 4, 0, 2, 1)
+    return bytes(p)
+
+
+def emad_frame(reg_id, payload, tid=0x55):
+    """An EMAD query frame: Ethernet header, operation, register, end."""
+    f = bytearray(bytes.fromhex('0102c9000001' '0002c9010203') +
+                  struct.pack('>HBB', 0x8932, 0, 0) + bytes(16 + 4) +
+                  payload + bytes(4))
+    fset(f, 16, 27, 5, 1)
+    fset(f, 16, 16, 11, 4)
+    fset(f, 20, 16, 16, reg_id)
+    fset(f, 20, 8, 7, 1)
+    fset(f, 20, 0, 8, 1)
+    struct.pack_into('>Q', f, 24, tid)
+    fset(f, 32, 27, 5, 3)
+    fset(f, 32, 16, 11, len(payload) // 4 + 1)
+    fset(f, 36 + len(payload), 16, 11, 1)
+    return bytes(f)
+
+
+def rx(port, frame):
+    return op(RX, ((port, 1),), frame)
+
+
+def tx(sdq, port, frame, flags=0):
+    return op(TX, ((sdq, 1), (port, 2), (flags, 1)), frame)
+
+
+BCAST_A = b'\xff' * 6 + MAC_A + PAYLOAD
+UCAST_B_TO_A = MAC_A + MAC_B + PAYLOAD
+TAGGED = b'\xff' * 6 + MAC_A + b'\x81\x00\x00\x01' + PAYLOAD
+STP = bytes.fromhex('0180c2000000') + MAC_A + b'\x00\x26' + bytes(46)
+LLDP = bytes.fromhex('0180c200000e') + MAC_A + b'\x88\xcc' + bytes(46)
+
+wild_wqe = bytearray(32)
+fset(wild_wqe, 0, 31, 1, 1)
+fset(wild_wqe, 0, 23, 4, 0xA)
+struct.pack_into('>H', wild_wqe, 2, 0x3FFF)
+struct.pack_into('>Q', wild_wqe, 8, 0xFFFFFFFFF000)
+
+SEEDS = {
+    'emad-spad': [reg(0x2002, bytes(16), emad=True)],
+    'emad-string-tlv': [reg(0x900F, bytes(0x14), emad=True, string=True)],
+    'reg-sfd-add-dump': [reg(0x200A, sfd_add(MAC_A, 1, 1), write=True),
+                         reg(0x200A, bytes(0x410), emad=True)],
+    'rx-learn-forward': [rx(0, BCAST_A), rx(1, UCAST_B_TO_A),
+                         reg(0x200B, sfn_query())],
+    'rx-tagged-traps': [rx(2, TAGGED), rx(0, STP), rx(3, LLDP)],
+    'tx-control-data': [tx(1, 2, BCAST_A), tx(1, 3, UCAST_B_TO_A, flags=2)],
+    'tx-emad-on-sdq1': [tx(1, 0, emad_frame(0x2002, bytes(16)), flags=1)],
+    'clock-ageing': [rx(0, BCAST_A), op(CLOCK, ((3, 1), (20, 2))),
+                     reg(0x200B, sfn_query(), emad=True)],
+    'reset-mrsr': [op(RESET, ((0, 1),)), reg(0x2002, bytes(16), emad=True)],
+    'reset-device': [op(RESET, ((2, 1),)), rx(0, BCAST_A)],
+    'cmd-queues': [cmd(0x003), cmd(0x018, in_mod=5), cmd(0x202, 1, 3),
+                   cmd(0x01E, 0, 1), tx(1, 2, BCAST_A),
+                   cmd(0x004, evreq=True), op(SERVICE)],
+    'db-mmio': [op(DB, ((0x400 + 4 * 5, 2), (7, 4))),
+                op(MMIO, ((0xA1844, 4), (0, 4), (1, 1))),
+                op(MMIO, ((0x71018, 4), (0x800004, 4), (0, 1)))],
+    'dma-wild-wqe': [op(DMA, ((3, 1), (0x8000, 4)), bytes(wild_wqe)),
+                     op(DB, ((4, 2), (1, 4))), op(SERVICE)],
+    'paos-cycle': [reg(0x5006, paos(1, False), write=True, emad=True),
+                   reg(0x5006, paos(1, True), write=True, emad=True),
+                   rx(0, BCAST_A)],
+    'ppcnt': [rx(0, BCAST_A), reg(0x5008, lp_payload(0x100, 1), emad=True)],
+}
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit('usage: switchx2_seeds.py OUTDIR')
+    os.makedirs(sys.argv[1], exist_ok=True)
+    for name, ops in SEEDS.items():
+        data = SEP.join(ops)
+        path = os.path.join(sys.argv[1], 'seed-%s-%s' % (
+            name, hashlib.sha1(data).hexdigest()[:8]))
+        with open(path, 'wb') as f:
+            f.write(data)
+    print('switchx2 seeds: %d inputs in %s' % (len(SEEDS), sys.argv[1]))
+
+
+if __name__ == '__main__':
+    main()
