@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Boot the guest in test mode and judge the run: the guest's TAP, plus the
 # harness's own verdicts (the guest finished; the kernel log is clean),
-# plus the host-side qtest of the SwitchX-2 model (qemu/tests/).
+# plus the host-side checks of the SwitchX-2 model (scripts/host-checks.sh:
+# the qtest and the fuzz regression cases of qemu/tests/). QEMU (default
+# build/qemu/qemu-system-x86_64) is the binary both use; make qemu-test
+# SANITIZE=1 points it at the ASan/UBSan build and sets SANITIZER_LOG_DIR.
 # Ends with "N passed, N failed"; exits non-zero on any failure.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -24,20 +27,7 @@ passed=$(grep -c '^ok ' "$tap.txt" || true)
 failed=$(grep -c '^not ok ' "$tap.txt" || true)
 n=$((passed + failed))
 harness_fail=()
-
-# harness_check DESCRIPTION CONDITION-STATUS [REASON]
-harness_check() {
-	n=$((n + 1))
-	if [ "$2" -eq 0 ]; then
-		echo "ok $n $1"
-		passed=$((passed + 1))
-	else
-		echo "not ok $n $1"
-		echo "#   $3"
-		failed=$((failed + 1))
-		harness_fail+=("$1: $3")
-	fi
-}
+. "$TOP/scripts/host-checks.sh"
 
 finished=1
 grep -q '^# harness: tests finished' "$tap.txt" && finished=0
@@ -66,27 +56,10 @@ refused=$(awk '/harness: fault injection begins/ { f = 1 }
 harness_check "harness: the device refused no register access" "$((refused > 0))" \
 	"$refused refused outside fault injection, see $console"
 
-# The model's qtest drives the device with no guest kernel, including
-# malformed input; its "ok"/"FAIL" lines become TAP lines.
-qtest_rc=0
-qtest_out=$(python3 "$TOP/qemu/tests/sx2_qtest.py" "$BUILD/qemu/qemu-system-x86_64" \
-	2>"$LOGS/qtest.log") || qtest_rc=$?
-echo "# qtest: qemu/tests/sx2_qtest.py (protocol log: $LOGS/qtest.log)"
-qtest_failed=0
-while IFS= read -r line; do
-	case "$line" in
-	"ok   "*)
-		harness_check "qtest: ${line#ok   }" 0 ""
-		;;
-	"FAIL "*)
-		harness_check "qtest: ${line#FAIL }" 1 "see $LOGS/qtest.log"
-		qtest_failed=1
-		;;
-	esac
-done <<<"$qtest_out"
-if [ "$qtest_rc" -ne 0 ] && [ "$qtest_failed" -eq 0 ]; then
-	harness_check "qtest ran to completion" 1 "exit status $qtest_rc, see $LOGS/qtest.log"
-fi
+# The host side: the model's qtest and fuzz regression cases, and the
+# sanitizer verdict when QEMU is the ASan/UBSan build.
+QEMU=${QEMU:-$BUILD/qemu/qemu-system-x86_64}
+host_checks
 
 echo "# console log: $console"
 if [ "$failed" -gt 0 ]; then

@@ -7,8 +7,10 @@
 # QEMU answers QMP on $LOGS/qmp.sock, and guest tests reach it through the
 # third serial port (/dev/ttyS2), relayed by scripts/host-agent.py.
 # Environment: GUEST_TIMEOUT (seconds, default 900) kills a hung guest;
-# QEMU_EXTRA adds QEMU arguments; KERNEL_OUT and INITRAMFS select another
-# kernel build (see scripts/test-linux-5.10.sh); LOGS another log folder;
+# QEMU_EXTRA adds QEMU arguments; QEMU selects another QEMU binary (make
+# qemu-test SANITIZE=1: the ASan/UBSan one); KERNEL_OUT and INITRAMFS
+# select another kernel build (see scripts/test-linux-5.10.sh); LOGS
+# another log folder;
 # GUEST_TEST_FILTER (an extended regex) picks the test cases to run.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -16,7 +18,7 @@ set -euo pipefail
 
 MODE=${1:-shell}
 CMD=${2:-}
-QEMU=$BUILD/qemu/qemu-system-x86_64
+QEMU=${QEMU:-$BUILD/qemu/qemu-system-x86_64}
 KERNEL=${KERNEL_OUT:-$BUILD/kbuild}/arch/x86/boot/bzImage
 INITRAMFS=${INITRAMFS:-$BUILD/initramfs.cpio.gz}
 LOGS=${LOGS:-$BUILD/logs}
