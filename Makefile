@@ -65,7 +65,62 @@ stress: all
 # Build outputs only; keeps the fetched sources and the unpacked trees.
 clean:
 	rm -rf build/kbuild build/kbuild-debug build/kbuild-5.10 build/qemu \
-		build/initramfs*.cpio.gz* build/logs build/logs-debug build/logs-5.10
+		build/initramfs*.cpio.gz* build/logs build/logs-debug build/logs-5.10 \
+		build/qemu-asan build/qemu-fuzz build/logs-asan
 
 distclean:
 	rm -rf build
+
+# --- Sanitizers and fuzzing -------------------------------------------
+#   make qemu-test SANITIZE=1   the same tests against QEMU built with
+#                   ASan + UBSan (no recovery: a report stops QEMU) in
+#                   build/qemu-asan; logs in build/logs-asan, sanitizer
+#                   reports in build/logs-asan/sanitizer/
+#   make qemu-asan  that QEMU alone
+#   make qtest [SANITIZE=1]     the host-side checks alone, no guest: the
+#                   qtest and the fuzz regression cases (scripts/qtest.sh)
+#   make fuzz [FUZZ_SECONDS=60]   build build/qemu-fuzz/qemu-fuzz-x86_64
+#                   if stale, run generic-fuzz and switchx2-fuzz on the
+#                   device for FUZZ_SECONDS each (scripts/fuzz.sh)
+#   make fuzz-regress   replay qemu/tests/sx2_fuzz_regress.py
+#                   against build/qemu (or QEMU=...)
+.PHONY: deps-sanitize qemu-asan qemu-fuzz fuzz fuzz-regress qtest sanitizer-logs
+
+FUZZ_SECONDS ?= 60
+ASAN_LOGS := $(CURDIR)/build/logs-asan
+
+deps-sanitize:
+	@bash $(S)/install-deps-sanitize.sh
+
+qemu-asan: qemu deps-sanitize
+	@bash $(S)/build-qemu-variant.sh asan
+
+qemu-fuzz: qemu deps-sanitize
+	@bash $(S)/build-qemu-variant.sh fuzz
+
+fuzz: qemu-fuzz
+	@bash $(S)/fuzz.sh $(FUZZ_SECONDS)
+
+fuzz-regress: qemu
+	@python3 qemu/tests/sx2_fuzz_regress.py $(or $(QEMU),build/qemu/qemu-system-x86_64)
+
+qtest: qemu
+	@bash $(S)/qtest.sh
+
+# Reports go to one file per QEMU process (log_path), which
+# scripts/host-checks.sh turns into a TAP line through
+# scripts/sanitizer-check.sh.
+sanitizer-logs:
+	@rm -rf $(ASAN_LOGS)/sanitizer && mkdir -p $(ASAN_LOGS)/sanitizer
+
+ifeq ($(SANITIZE),1)
+SANITIZED := qemu-test qtest
+$(SANITIZED): qemu-asan sanitizer-logs
+$(SANITIZED): export QEMU := $(CURDIR)/build/qemu-asan/qemu-system-x86_64
+$(SANITIZED): export LOGS := $(ASAN_LOGS)
+$(SANITIZED): export SANITIZER_LOG_DIR := $(ASAN_LOGS)/sanitizer
+$(SANITIZED): export ASAN_OPTIONS := halt_on_error=1:abort_on_error=1:detect_leaks=0:log_path=$(ASAN_LOGS)/sanitizer/qemu
+$(SANITIZED): export UBSAN_OPTIONS := halt_on_error=1:abort_on_error=1:print_stacktrace=1:log_path=$(ASAN_LOGS)/sanitizer/qemu
+# The guest suite runs several times slower on the ASan/UBSan QEMU
+$(SANITIZED): export GUEST_TIMEOUT := $(or $(GUEST_TIMEOUT),2700)
+endif

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Install the extra host packages the sanitizer and fuzzing builds need
+# (make qemu-asan, make fuzz), idempotently: clang, its compiler-rt
+# runtimes (ASan, UBSan, libFuzzer) and llvm-symbolizer for readable
+# reports. The packages of the default build come from install-deps.sh.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+# Debian 12's clang. The runtimes must match the compiler's version.
+CLANG_VERSION=14
+PKGS=(clang "clang-$CLANG_VERSION" "libclang-rt-$CLANG_VERSION-dev" "llvm-$CLANG_VERSION")
+
+missing_pkgs() {
+	local p
+	for p in "${PKGS[@]}"; do
+		[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] ||
+			echo "$p"
+	done
+}
+
+mapfile -t MISSING < <(missing_pkgs)
+if [ "${#MISSING[@]}" -gt 0 ]; then
+	step "apt-get update"
+	as_root apt-get update -q >/dev/null || die "apt-get update failed"
+	step "installing: ${MISSING[*]}"
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "${MISSING[@]}" ||
+		die "apt-get install failed"
+fi
+
+# clang must be the version whose runtimes we installed.
+ver=$(clang -dumpversion 2>/dev/null | cut -d. -f1)
+[ "$ver" = "$CLANG_VERSION" ] ||
+	die "clang is version '${ver:-none}', expected $CLANG_VERSION (set CLANG_VERSION in $0)"
+rt=$(clang -print-resource-dir)/lib/linux
+for lib in asan ubsan_standalone fuzzer fuzzer_no_main; do
+	[ -f "$rt/libclang_rt.$lib-x86_64.a" ] ||
+		die "$rt/libclang_rt.$lib-x86_64.a missing: libclang-rt-$CLANG_VERSION-dev broken?"
+done
+command -v "llvm-symbolizer-$CLANG_VERSION" >/dev/null ||
+	die "llvm-symbolizer-$CLANG_VERSION missing: reports would not be symbolized"
+echo "sanitizer/fuzzer packages: ready (clang $ver)"
