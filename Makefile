@@ -13,6 +13,9 @@
 #   make debug-test the guest suite on a debug kernel (KASAN, kmemleak,
 #                   lockdep, UBSAN, debugobjects, atomic sleep, SLUB debug)
 #   make stress     the suite with 100 rounds of each driver reload kind
+#   make selftests  the kernel's forwarding selftests against SwitchX-2, a
+#                   software bridge and rocker: a table, one row per case
+#                   (SELFTESTS='bridge_vlan_aware ...', SWITCHES='switchx2 bridge')
 #
 # Each step's script decides what is stale; see scripts/.
 
@@ -20,7 +23,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: all deps kernel-tree kernel qemu initramfs run qemu-test bench test-linux-5.10 \
-	debug-test stress clean distclean
+	debug-test stress selftests deps-selftests initramfs-selftests clean distclean
 
 all: initramfs qemu
 
@@ -61,6 +64,15 @@ debug-test: qemu
 
 stress: all
 	@SX_RELOAD_ROUNDS=100 GUEST_TIMEOUT=$${GUEST_TIMEOUT:-7200} bash $(S)/qemu-test.sh
+
+deps-selftests:
+	@bash $(S)/install-deps-selftests.sh
+
+initramfs-selftests: initramfs deps-selftests
+	@bash $(S)/build-initramfs-selftests.sh
+
+selftests: initramfs-selftests qemu
+	@bash $(S)/selftests.sh
 
 # Build outputs only; keeps the fetched sources and the unpacked trees.
 clean:
