@@ -1,6 +1,7 @@
 #!/bin/sh
 # SwitchX-2: unknown unicast floods to every member port of the bridge,
-# and not to a port whose flooding is turned off.
+# and not to a port whose flooding is turned off; port flags the device
+# cannot offload are refused.
 . /tests/lib.sh
 
 FRAMES=20
@@ -36,6 +37,21 @@ else
 	not_ok "switchx2: flooding off on p2 stops unknown unicast to h2" "h2 +$1, h3 +$2"
 fi
 bridge link set dev "$(sx_port 2)" flood on
+
+# Bridge port flags the device has nothing to implement are refused with
+# the driver's message and stay off, rather than being accepted and
+# ignored by the hardware.
+for flag in locked isolated hairpin; do
+	msg=$(bridge link set dev "$(sx_port 2)" "$flag" on 2>&1) && refused=no || refused=yes
+	if [ "$refused" = yes ] && echo "$msg" | grep -q "cannot offload this bridge port flag" &&
+		bridge -d link show dev "$(sx_port 2)" | grep -q "$flag off"; then
+		ok "switchx2: bridge port flag $flag is refused and stays off"
+	else
+		not_ok "switchx2: bridge port flag $flag is refused and stays off" \
+			"refused: $refused, message: $msg"
+		bridge link set dev "$(sx_port 2)" "$flag" off 2>/dev/null
+	fi
+done
 
 ip -n h1 neigh del "$UNKNOWN_IP" dev eth0
 sx_bridge_destroy br0
