@@ -22,6 +22,10 @@ SWITCHES is '*' or a comma-separated list, SELFTEST a selftest name and
 CASE an fnmatch pattern over the case name (whitespace collapsed).
 '#' starts a comment.
 
+The last line, "N passed, N failed", counts the switches that are not
+references: cases passed or failed as expected, and unexpected failures
+plus guests that did not finish.
+
 Exit status: 1 when a case fails that the expected file does not list,
 when a guest did not finish, or when the expected file is malformed.
 Failures of --reference switches (QEMU's rocker: not this project's
@@ -42,6 +46,16 @@ SKIP_RE = re.compile(r"^(SKIP: .*)$")
 
 def norm(name):
     return " ".join(name.split())
+
+
+# local_termination names its cases after the receiving interface, the
+# switch's first port, whose netdev name differs from switch to switch:
+# call it swp1 so that the columns line up.
+PORT_PREFIX_RE = re.compile(r"^eth\d+: ")
+
+
+def case_name(name):
+    return PORT_PREFIX_RE.sub("swp1: ", norm(name))
 
 
 class Expected:
@@ -131,7 +145,7 @@ class Column:
                 continue
             m = TEST_RE.search(line)
             if m:
-                case = norm(m.group(1))
+                case = case_name(m.group(1))
                 n = seen.get(case, 0) + 1
                 seen[case] = n
                 if n > 1:
@@ -266,6 +280,16 @@ def main():
             rc = 1
             lines.append("%s: the guest did not finish the selftests (see %s)"
                          % (c.switch, os.path.join(args.logs, c.switch, "guest.log")))
+
+    # The summary line CI sums (as make qemu-test's): cases that passed
+    # or failed as expected, and unexpected failures plus unfinished
+    # guests, over the switches that count.
+    counted = [c for c in cols if c.switch not in reference]
+    n_pass = sum(counts[c.switch]["OK"] + counts[c.switch]["xfail"] for c in counted)
+    n_fail = sum(1 for u in unexpected if u[0] not in reference)
+    n_fail += sum(1 for c in counted if not c.finished)
+    lines.append("")
+    lines.append("%d passed, %d failed" % (n_pass, n_fail))
 
     text = "\n".join(lines).rstrip("\n") + "\n"
     with open(args.out, "w", encoding="utf-8") as f:
