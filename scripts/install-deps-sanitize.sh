@@ -10,23 +10,8 @@ set -euo pipefail
 CLANG_VERSION=14
 PKGS=(clang "clang-$CLANG_VERSION" "libclang-rt-$CLANG_VERSION-dev" "llvm-$CLANG_VERSION")
 
-missing_pkgs() {
-	local p
-	for p in "${PKGS[@]}"; do
-		[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] ||
-			echo "$p"
-	done
-}
-
-mapfile -t MISSING < <(missing_pkgs)
-if [ "${#MISSING[@]}" -gt 0 ]; then
-	step "apt-get update"
-	as_root apt-get update -q >/dev/null || die "apt-get update failed"
-	step "installing: ${MISSING[*]}"
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-		--no-install-recommends "${MISSING[@]}" ||
-		die "apt-get install failed"
-fi
+mapfile -t MISSING < <(missing_pkgs "${PKGS[@]}")
+[ "${#MISSING[@]}" -eq 0 ] || apt_install "${MISSING[@]}"
 
 # clang must be the version whose runtimes we installed.
 ver=$(clang -dumpversion 2>/dev/null | cut -d. -f1)

@@ -16,21 +16,10 @@ set -euo pipefail
 
 PKGS=(netsniff-ng tcpdump jq ncat socat coreutils iproute2)
 
-missing_pkgs() {
-	local p
-	for p in "${PKGS[@]}"; do
-		[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] ||
-			echo "$p"
-	done
-}
-
-mapfile -t MISSING < <(missing_pkgs)
+mapfile -t MISSING < <(missing_pkgs "${PKGS[@]}")
 if [ "${#MISSING[@]}" -eq 0 ]; then
 	echo "selftests packages: all present"
 	exit 0
 fi
-step "installing: ${MISSING[*]}"
-as_root apt-get update -q >/dev/null || die "apt-get update failed"
-as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-	"${MISSING[@]}" || die "apt-get install failed"
+apt_install "${MISSING[@]}"
 echo "selftests packages: ready"

@@ -28,14 +28,6 @@ add_deb_src() {
 	NEED_UPDATE=1
 }
 
-missing_pkgs() {
-	local p
-	for p in "${PKGS[@]}"; do
-		[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] ||
-			echo "$p"
-	done
-}
-
 pinned_ok() {
 	[ "$(dpkg-query -W -f='${Version}' "$1" 2>/dev/null)" = "$2" ]
 }
@@ -46,7 +38,7 @@ kernel_src_ok() {
 
 NEED_UPDATE=0
 have_deb_src || add_deb_src
-mapfile -t MISSING < <(missing_pkgs)
+mapfile -t MISSING < <(missing_pkgs "${PKGS[@]}")
 kernel_src_ok || MISSING+=("$KERNEL_SRC_PKG=$KERNEL_SRC_VERSION")
 # The firmware QEMU loads (linuxboot_dma.bin and friends) comes from
 # Debian's build of the same QEMU version we build from source.

@@ -24,3 +24,23 @@ as_root() {
 		sudo "$@"
 	fi
 }
+
+# missing_pkgs PKG...: print, one per line, each Debian package of the
+# list that is not installed.
+missing_pkgs() {
+	local p
+	for p in "$@"; do
+		[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] ||
+			echo "$p"
+	done
+}
+
+# apt_install PKG...: refresh the package lists and install PKG...
+# without recommends; dies on failure.
+apt_install() {
+	step "apt-get update"
+	as_root apt-get update -q >/dev/null || die "apt-get update failed"
+	step "installing: $*"
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		--no-install-recommends "$@" || die "apt-get install failed"
+}
