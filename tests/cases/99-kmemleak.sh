@@ -21,8 +21,12 @@ leaks=$(echo "$report" | grep -c "^unreferenced object")
 
 # One line per leak: "ours|other SITE"
 sites=$(echo "$report" | awk '
-	function flush() { if (site != "") print (ours ? "ours " : "other ") site }
-	/^unreferenced object/ { flush(); site = ""; ours = 0; inbt = 0; next }
+	function flush() {
+		if (!obj) return
+		if (site == "") site = "(allocator frames only)"
+		print (ours ? "ours " : "other ") site
+	}
+	/^unreferenced object/ { flush(); obj = 1; site = ""; ours = 0; inbt = 0; next }
 	/backtrace:/ { inbt = 1; next }
 	inbt && /\[</ {
 		if ($0 ~ /mlxsw|switchx2/) ours = 1
