@@ -19,30 +19,12 @@ kmake() {
 	make -C "$TREE" O="$KBUILD" -j"$(nproc)" "$@"
 }
 
-# Print "CONFIG_X=value" (or "CONFIG_X=n" for "is not set") for each
-# option a fragment file asks for.
-fragment_wants() {
-	sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)$/\1=\2/p' \
-		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' "$@"
-}
-
-config_value() {
-	local opt=$1 v
-	v=$(sed -n "s/^$opt=\\(.*\\)$/\\1/p" "$KBUILD/.config")
-	echo "${v:-n}"
-}
-
 verify_config() {
-	local line opt want got bad=()
-	while read -r line; do
-		opt=${line%%=*}
-		want=${line#*=}
-		got=$(config_value "$opt")
-		[ "$want" = "$got" ] || bad+=("$opt: wanted $want, got $got")
-	done < <(fragment_wants "${FRAGMENTS[@]}")
-	if [ "${#bad[@]}" -gt 0 ]; then
-		printf '  %s\n' "${bad[@]}" >&2
-		die "kernel config: ${#bad[@]} option(s) from kconfig-fragments did not take"
+	local bad
+	bad=$(kconfig_mismatches "$KBUILD/.config" "${FRAGMENTS[@]}")
+	if [ -n "$bad" ]; then
+		sed 's/^/  /' <<<"$bad" >&2
+		die "kernel config: $(wc -l <<<"$bad") option(s) from kconfig-fragments did not take"
 	fi
 }
 

@@ -25,6 +25,21 @@ as_root() {
 	fi
 }
 
+# kconfig_mismatches DOTCONFIG FRAGMENT...: print "CONFIG_X: wanted W,
+# got G" for each option a fragment file asks for ("# CONFIG_X is not
+# set" asks for n) that DOTCONFIG does not have as asked.
+kconfig_mismatches() {
+	local cfg=$1 line opt want got
+	shift
+	while read -r line; do
+		opt=${line%%=*}
+		want=${line#*=}
+		got=$(sed -n "s/^$opt=\\(.*\\)$/\\1/p" "$cfg")
+		[ "$want" = "${got:-n}" ] || echo "$opt: wanted $want, got ${got:-n}"
+	done < <(sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=\(.*\)$/\1=\2/p' \
+		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/\1=n/p' "$@")
+}
+
 # missing_pkgs PKG...: print, one per line, each Debian package of the
 # list that is not installed.
 missing_pkgs() {

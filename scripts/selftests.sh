@@ -94,18 +94,13 @@ run_switch() {
 # of kconfig-fragments/selftests.config as the fragment asks (the kernel
 # build checks this too; this catches a kernel built without the fragment).
 verify_kernel_config() {
-	local cfg=${KERNEL_OUT:-$BUILD/kbuild}/.config line opt want got bad=0
+	local cfg=${KERNEL_OUT:-$BUILD/kbuild}/.config bad
 	[ -f "$cfg" ] || die "$cfg missing: run 'make kernel'"
-	while read -r line; do
-		opt=${line%%=*}
-		want=${line#*=}
-		got=$(sed -n "s/^$opt=//p" "$cfg")
-		if [ "${got:-n}" != "$want" ]; then
-			echo "  $opt: the selftests want $want, the kernel has ${got:-n}" >&2
-			bad=$((bad + 1))
-		fi
-	done < <(grep -E '^CONFIG_[A-Za-z0-9_]+=' "$TOP/kconfig-fragments/selftests.config")
-	[ "$bad" -eq 0 ] || die "kernel config: $bad option(s) the selftests need are not set"
+	bad=$(kconfig_mismatches "$cfg" "$TOP/kconfig-fragments/selftests.config")
+	if [ -n "$bad" ]; then
+		sed 's/^/  /' <<<"$bad" >&2
+		die "kernel config: $(wc -l <<<"$bad") option(s) the selftests need are not set"
+	fi
 	echo "kernel config: every option of kconfig-fragments/selftests.config is set"
 }
 
