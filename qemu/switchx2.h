@@ -141,7 +141,8 @@ typedef struct SwitchX2State SwitchX2State;
 /*
  * Fault injection knobs: a host-side test facility, not silicon
  * behaviour.  Each is a QOM property (see switchx2_fault.c); all but
- * EMAD_DELAY_MS count the upcoming events to affect.
+ * EMAD_DELAY_MS, EMAD_REG and EMAD_SKIP count the upcoming events to
+ * affect.
  */
 typedef enum SX2Fault {
     SX2_FAULT_EMAD_DROP,
@@ -154,6 +155,10 @@ typedef enum SX2Fault {
     SX2_FAULT_CQE_BAD_LENGTH,
     SX2_FAULT_RDQ_BAD_PORT,
     SX2_FAULT_PUDE_FLAP,
+    SX2_FAULT_EMAD_REG,
+    SX2_FAULT_EMAD_SKIP,
+    SX2_FAULT_WQE_BYTE_COUNT,
+    SX2_FAULT_CQE_FOREIGN_DQ,
     SX2_FAULT_MAX
 } SX2Fault;
 
@@ -379,6 +384,7 @@ void sx2_fault_realize(SwitchX2State *s);
 void sx2_fault_unrealize(SwitchX2State *s);
 void sx2_fault_reset(SwitchX2State *s);
 bool sx2_fault_take(SwitchX2State *s, SX2Fault f);
+bool sx2_fault_emad_selected(SwitchX2State *s, uint16_t reg_id);
 bool sx2_fault_link_held_down(SX2Port *p);
 
 /* switchx2_cmd.c */

@@ -507,6 +507,21 @@ static uint16_t sx2_unmapped_system_port(SwitchX2State *s)
 }
 
 /*
+ * fault-wqe-byte-count: the WQE is in memory the device can write.  Make
+ * its first buffer as large as the field allows and return that size.
+ */
+static size_t sx2_wqe_grow(SwitchX2State *s, SX2DescQueue *q)
+{
+    dma_addr_t addr = sx2_elem_addr(q->pa, SX2_WQE_SIZE, q->count, q->cons);
+    uint8_t bc[2];
+
+    stw_be_p(bc, SX2_WQE_BYTE_COUNT_MASK);
+    pci_dma_write(PCI_DEVICE(s), addr + SX2_WQE_BYTE_COUNT_OFF(0), bc,
+                  sizeof(bc));
+    return SX2_WQE_BYTE_COUNT_MASK;
+}
+
+/*
  * Complete an RX WQE.  The RX completion faults apply here; returns
  * whether the frame counts as delivered.
  */
@@ -517,10 +532,17 @@ static bool sx2_rdq_complete(SwitchX2State *s, unsigned rdqn,
 {
     uint8_t cqe[SX2_CQE_SIZE] = { 0 };
     size_t byte_count = error ? 0 : len;
+    unsigned dqn = rdqn;
 
     if (!error && sx2_fault_take(s, SX2_FAULT_CQE_BAD_LENGTH)) {
         /* One byte more than the buffer, if the field can say so */
         byte_count = MIN(cap + 1, SX2_WQE_BYTE_COUNT_MASK);
+    }
+    if (!error && sx2_fault_take(s, SX2_FAULT_WQE_BYTE_COUNT)) {
+        byte_count = sx2_wqe_grow(s, q);
+    }
+    if (sx2_fault_take(s, SX2_FAULT_CQE_FOREIGN_DQ)) {
+        dqn = (rdqn + 1) % SX2_NUM_RDQS;
     }
     if (sx2_fault_take(s, SX2_FAULT_RDQ_BAD_PORT)) {
         sys_port = sx2_unmapped_system_port(s);
@@ -533,8 +555,8 @@ static bool sx2_rdq_complete(SwitchX2State *s, unsigned rdqn,
     sx2_fset(cqe, SX2_CQE_CRC, 0);
     sx2_fset(cqe, SX2_CQE_E, error);
     sx2_fset(cqe, SX2_CQE_SR, 0);
-    sx2_fset(cqe, SX2_CQE_DQN, rdqn);
-    trace_switchx2_rx_deliver(rdqn, q->cons, sys_port, trap_id, byte_count);
+    sx2_fset(cqe, SX2_CQE_DQN, dqn);
+    trace_switchx2_rx_deliver(dqn, q->cons, sys_port, trap_id, byte_count);
     q->cons++;
     return sx2_cq_post(s, q->cqn, cqe) && !error;
 }

@@ -167,7 +167,8 @@ out:
 
 /*
  * Answer an EMAD in place, or not: false if it carries no request.
- * fault-emad-error and fault-emad-busy answer without executing it.
+ * fault-emad-error and fault-emad-busy answer the EMADs they select
+ * (sx2_fault_emad_selected()) without executing them.
  */
 static bool sx2_emad_answer(SwitchX2State *s, uint8_t *op, size_t len)
 {
@@ -176,12 +177,15 @@ static bool sx2_emad_answer(SwitchX2State *s, uint8_t *op, size_t len)
     if (!sx2_op_tlv_ok(op, len, "emad")) {
         return false;
     }
+    if (!sx2_fault_emad_selected(s, sx2_fget(op, SX2_OP_TLV_REGISTER_ID))) {
+        return sx2_reg_access(s, op, len, "emad");
+    }
+    /* Selected: one of the two is armed */
     if (sx2_fault_take(s, SX2_FAULT_EMAD_ERROR)) {
         status = SX2_EMAD_STATUS_INTERNAL_ERROR;
-    } else if (sx2_fault_take(s, SX2_FAULT_EMAD_BUSY)) {
-        status = SX2_EMAD_STATUS_BUSY;
     } else {
-        return sx2_reg_access(s, op, len, "emad");
+        sx2_fault_take(s, SX2_FAULT_EMAD_BUSY);
+        status = SX2_EMAD_STATUS_BUSY;
     }
     sx2_fset(op, SX2_OP_TLV_R, 1);
     sx2_fset(op, SX2_OP_TLV_STATUS, status);

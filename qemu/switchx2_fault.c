@@ -69,18 +69,56 @@ static const SX2FaultKnob sx2_fault_knobs[SX2_FAULT_MAX] = {
         "writing N takes every front panel port whose link is up down and "
         "up again N times, 5 ms of virtual time apart; reads the flaps to "
         "come" },
+    [SX2_FAULT_EMAD_REG] = {
+        "fault-emad-reg",
+        "fault-emad-error and fault-emad-busy only hit EMADs for this "
+        "register ID (0: any register)" },
+    [SX2_FAULT_EMAD_SKIP] = {
+        "fault-emad-skip",
+        "the next N EMADs fault-emad-error or fault-emad-busy would hit "
+        "pass unharmed first" },
+    [SX2_FAULT_WQE_BYTE_COUNT] = {
+        "fault-wqe-byte-count",
+        "the next N RX completions first raise the byte count of the "
+        "WQE's first buffer, in guest memory, to 0x3FFF and then report "
+        "that many bytes: more than the driver posted, as the WQE now "
+        "says" },
+    [SX2_FAULT_CQE_FOREIGN_DQ] = {
+        "fault-cqe-foreign-dq",
+        "the next N RX completions name the next RDQ, one their CQ does "
+        "not serve" },
 };
 
 /* Use one of the next-N faults if it is armed; false if it is not */
 bool sx2_fault_take(SwitchX2State *s, SX2Fault f)
 {
-    assert(f < SX2_FAULT_MAX && f != SX2_FAULT_EMAD_DELAY_MS);
+    assert(f < SX2_FAULT_MAX && f != SX2_FAULT_EMAD_DELAY_MS &&
+           f != SX2_FAULT_EMAD_REG);
     if (!s->fault[f]) {
         return false;
     }
     s->fault[f]--;
     trace_switchx2_fault(sx2_fault_knobs[f].name, s->fault[f]);
     return true;
+}
+
+/*
+ * Whether fault-emad-error and fault-emad-busy may hit an EMAD for
+ * @reg_id: one of them is armed, the EMAD is for fault-emad-reg (when
+ * set), and fault-emad-skip has let through as many EMADs as it was
+ * told to.  That lets a test fail exactly the Nth write of a register.
+ */
+bool sx2_fault_emad_selected(SwitchX2State *s, uint16_t reg_id)
+{
+    uint32_t reg = s->fault[SX2_FAULT_EMAD_REG];
+
+    if (!s->fault[SX2_FAULT_EMAD_ERROR] && !s->fault[SX2_FAULT_EMAD_BUSY]) {
+        return false;
+    }
+    if (reg && reg != reg_id) {
+        return false;
+    }
+    return !sx2_fault_take(s, SX2_FAULT_EMAD_SKIP);
 }
 
 /*

@@ -583,7 +583,9 @@ def main():
     krnd = random.Random(99)
     knobs = ['fault-emad-drop', 'fault-emad-busy', 'fault-emad-error',
              'fault-emad-delay-ms', 'fault-cmd-error', 'fault-cqe-error',
-             'fault-cqe-bad-length', 'fault-rdq-bad-port', 'fault-pude-flap']
+             'fault-cqe-bad-length', 'fault-rdq-bad-port', 'fault-pude-flap',
+             'fault-emad-reg', 'fault-emad-skip', 'fault-wqe-byte-count',
+             'fault-cqe-foreign-dq']
     # ... and the host looks at whatever state the garbage makes
     queries = []
     for i in range(1500):
@@ -723,6 +725,24 @@ def faults_main(q, qmp, r, emad, paos_oper):
     st2, mtu = pmtu()
     check(st1 == 0x70 and st2 == 0 and mtu == 1530,
           'fault-emad-error 1: INTERNAL_ERROR (0x70), write not executed')
+    # Aimed at the second PMTU EMAD: SPAD and the first PMTU pass
+    qom_set(qmp, 'fault-emad-reg', 0x5003)
+    qom_set(qmp, 'fault-emad-skip', 1)
+    qom_set(qmp, 'fault-emad-error', 1)
+    sts = [emad(0x2002, bytearray(16))[0], pmtu()[0], pmtu(1600)[0]]
+    st, mtu = pmtu()
+    check(sts == [0, 0, 0x70] and st == 0 and mtu == 1530 and
+          qom_get(qmp, 'fault-emad-skip') == 0 and
+          qom_get(qmp, 'fault-emad-error') == 0,
+          'fault-emad-reg PMTU, fault-emad-skip 1, fault-emad-error 1: SPAD '
+          'and the first PMTU pass, the second PMTU fails unexecuted (%s)' %
+          sts)
+    qom_set(qmp, 'fault-emad-skip', 3)
+    sts = [pmtu()[0] for _ in range(2)]
+    check(sts == [0, 0] and qom_get(qmp, 'fault-emad-skip') == 3,
+          'fault-emad-skip is not used while no EMAD fault is armed')
+    qom_set(qmp, 'fault-emad-skip', 0)
+    qom_set(qmp, 'fault-emad-reg', 0)
 
     # Delayed responses keep their order, even when the delay shrinks
     qom_set(qmp, 'fault-emad-delay-ms', 20)
@@ -764,7 +784,7 @@ def faults_main(q, qmp, r, emad, paos_oper):
           'fault-cmd-error 1: BAD_SYS_STATE (4), not executed, then normal')
 
     # RX completions: frames sent on port 1 come back trapped from port 2
-    def rx_one():
+    def rx_raw():
         frame = bytes.fromhex('ffffffffffff' '020000000001' '0800') + \
             bytes(50)
         r.sdq_send(1, bytes(txhdr(1, False)) + frame)
@@ -772,8 +792,11 @@ def faults_main(q, qmp, r, emad, paos_oper):
         c = r.cqe_poll(NUM_SDQ + 0x14)
         for x in c:
             r.rdq_post(0x14, 1)
+        return c
+
+    def rx_one():
         return [(fget(x, 12, 7, 1), fget(x, 4, 0, 14), fget(x, 0, 0, 16))
-                for x in c]
+                for x in rx_raw()]
 
     qom_set(qmp, 'fault-cqe-error', 1)
     got = [rx_one(), rx_one()]
@@ -789,6 +812,20 @@ def faults_main(q, qmp, r, emad, paos_oper):
     got = [rx_one(), rx_one()]
     check(got == [[(0, 64, 0xFFFE)], [(0, 64, 2)]],
           'fault-rdq-bad-port 1: system port 0xFFFE; then 2 (%s)' % got)
+    qom_set(qmp, 'fault-wqe-byte-count', 1)
+    c = rx_raw()
+    wc = fget(c[0], 4, 16, 16) if c else 0
+    wqe = q.mem_read(RDQ_BASE + 0x14 * AQ + (wc % 1024) * 32, 32)
+    got = rx_one()
+    check(len(c) == 1 and fget(c[0], 4, 0, 14) == 0x3FFF and
+          fget(wqe, 0, 0, 14) == 0x3FFF and got == [(0, 64, 2)],
+          'fault-wqe-byte-count 1: the WQE in guest memory and the CQE '
+          'both say 0x3FFF bytes; then 64 (%s)' % got)
+    qom_set(qmp, 'fault-cqe-foreign-dq', 1)
+    dqns = [[fget(x, 12, 1, 5) for x in rx_raw()] for _ in range(2)]
+    check(dqns == [[0x15], [0x14]],
+          'fault-cqe-foreign-dq 1: an RDQ 0x14 completion names RDQ 0x15 on '
+          'RDQ 0x14\'s CQ; then 0x14 (%s)' % dqns)
 
     # Link flaps: ports 1 and 2 are up, PAOS event mode 1 (always)
     emad_rx()
