@@ -50,6 +50,21 @@ check_eq() {
 	fi
 }
 
+# refused DESCRIPTION PATTERN COMMAND...: COMMAND fails and its output
+# (the extack iproute2 prints) says PATTERN
+refused() {
+	desc=$1
+	pat=$2
+	shift 2
+	if out=$("$@" 2>&1); then
+		not_ok "$desc" "command succeeded: $*"
+	elif echo "$out" | grep -qi "$pat"; then
+		ok "$desc"
+	else
+		not_ok "$desc" "refused without saying '$pat': $out"
+	fi
+}
+
 # host_qmp JSON: run one QMP command in the QEMU this guest runs in and
 # print the reply (one line of JSON: {"return": ...} or {"error": ...}).
 # The host relays it (scripts/host-agent.py). Fails on an error reply or
@@ -73,6 +88,27 @@ sx_qom_set() {
 	host_qmp "{\"execute\": \"qom-set\", \"arguments\": {\"path\": \"/machine/peripheral/$SX_ID\", \"property\": \"$1\", \"value\": $2}}" >/dev/null
 }
 
+# The device's fault injection knobs (fault-*, see
+# docs/switchx2-conformance.md). The kernel log between the markers
+# fault_begin and fault_end writes may hold refused register accesses:
+# the harness does not count those against the driver.
+SX_FAULT_KNOBS="emad-drop emad-busy emad-error emad-delay-ms cmd-timeout
+	cmd-error cqe-error cqe-bad-length rdq-bad-port emad-reg emad-skip
+	wqe-byte-count cqe-foreign-dq"
+
+fault_begin() {
+	echo "harness: fault injection begins: $1" >/dev/kmsg
+	dmesg -c >/dev/null
+}
+
+# Every knob back to 0, then the end marker.
+fault_end() {
+	for k in $SX_FAULT_KNOBS; do
+		sx_qom_set "fault-$k" 0
+	done
+	echo "harness: fault injection ends" >/dev/kmsg
+}
+
 # sx_asic JQ_FILTER: ask the host for this guest's SwitchX-2 as the model
 # sees it (QMP query-switchx2) and print JQ_FILTER applied to the device
 # object (jq -r). Tests compare what the driver programmed with this.
@@ -94,6 +130,25 @@ sx_asic_fdb() {
 	[ -n "${2:-}" ] && args="$args, \"fid\": $2"
 	reply=$(host_qmp "{\"execute\": \"query-switchx2-fdb\", \"arguments\": {$args}}") || return 1
 	printf '%s\n' "$reply" | jq -r ".return | $1"
+}
+
+# sx_flood_ports TYPE VID: the local ports (0 is the CPU) of the ASIC's
+# flood table entry for VID of flood type TYPE (SwitchX2FloodType), in
+# one line.
+sx_flood_ports() {
+	sx_asic_fdb ".flood[] | select(.type == \"$1\") | .entries[] |
+		select(.first <= $2 and .last >= $2) | .ports | map(tostring) |
+		join(\" \")"
+}
+
+# has WORD LIST...: WORD is one of LIST
+has() {
+	w=$1
+	shift
+	for x in "$@"; do
+		[ "$x" = "$w" ] && return 0
+	done
+	return 1
 }
 
 load_switch_drivers() {

@@ -14,24 +14,6 @@ vlan_of() {
 		\"\\(.ingress) \\(.egress) \\(.untagged) \\(.stp)\""
 }
 
-# flood_ports TYPE VID: the local ports of TYPE's flood table entry for
-# VID, in one line.
-flood_ports() {
-	sx_asic_fdb ".flood[] | select(.type == \"$1\") | .entries[] |
-		select(.first <= $2 and .last >= $2) | .ports | map(tostring) |
-		join(\" \")"
-}
-
-# has WORD LIST...: WORD is one of LIST
-has() {
-	w=$1
-	shift
-	for x in "$@"; do
-		[ "$x" = "$w" ] && return 0
-	done
-	return 1
-}
-
 # check_asic DESC EXPECTED CMD...: check_eq on CMD's output, given up to
 # 5 s to match. The bridge defers STP state and port flag changes to
 # switchdev's workqueue: `bridge link set` returns before the ASIC is told.
@@ -135,22 +117,22 @@ bridge link set dev "$swp2" learning on
 check_asic "switchx2: learning on again" enabled sx_asic_port 2 .learning
 
 # shellcheck disable=SC2046 # a list of ports
-if has 3 $(flood_ports unknown-unicast 1) && has 3 $(flood_ports broadcast 1); then
+if has 3 $(sx_flood_ports unknown-unicast 1) && has 3 $(sx_flood_ports broadcast 1); then
 	ok "switchx2: p3 is in VID 1's unknown-unicast and broadcast flood tables"
 else
 	not_ok "switchx2: p3 is in VID 1's unknown-unicast and broadcast flood tables" \
-		"UC: $(flood_ports unknown-unicast 1); BC: $(flood_ports broadcast 1)"
+		"UC: $(sx_flood_ports unknown-unicast 1); BC: $(sx_flood_ports broadcast 1)"
 fi
 bridge link set dev "$swp3" flood off
 # shellcheck disable=SC2046
-p3_floods_uc() { has 3 $(flood_ports unknown-unicast 1); }
+p3_floods_uc() { has 3 $(sx_flood_ports unknown-unicast 1); }
 wait_for 5 eval '! p3_floods_uc'
 # shellcheck disable=SC2046
-if ! has 3 $(flood_ports unknown-unicast 1) && has 3 $(flood_ports broadcast 1); then
+if ! has 3 $(sx_flood_ports unknown-unicast 1) && has 3 $(sx_flood_ports broadcast 1); then
 	ok "switchx2: flood off takes p3 out of unknown-unicast flooding only"
 else
 	not_ok "switchx2: flood off takes p3 out of unknown-unicast flooding only" \
-		"UC: $(flood_ports unknown-unicast 1); BC: $(flood_ports broadcast 1)"
+		"UC: $(sx_flood_ports unknown-unicast 1); BC: $(sx_flood_ports broadcast 1)"
 fi
 bridge link set dev "$swp3" flood on
 

@@ -11,19 +11,6 @@ swp=$(sx_port 1)
 sx_host_setup 1 || not_ok "switchx2: set up host h1 on p1"
 wait_carrier "$swp" 10 1
 
-# The kernel log between these markers may hold refused register
-# accesses: the harness does not count those against the driver.
-fault_begin() {
-	echo "harness: fault injection begins: $1" >/dev/kmsg
-	dmesg -c >/dev/null
-}
-fault_end() {
-	for k in emad-drop emad-busy emad-error emad-delay-ms cmd-timeout \
-		cmd-error cqe-error cqe-bad-length rdq-bad-port; do
-		sx_qom_set "fault-$k" 0
-	done
-	echo "harness: fault injection ends" >/dev/kmsg
-}
 mtu_set() {
 	ip link set "$swp" mtu "$1" 2>/dev/null
 }
@@ -76,8 +63,12 @@ check "switchx2: and h1 pings p1" pings_ok
 
 # Bad RX completions are dropped, the ones the bus can tell with a
 # message (the core drops packets of ports that do not exist silently).
+# The device may also rewrite the WQE to match a length it claims, or
+# name a descriptor queue the completion queue does not serve: the
+# driver bounds the length by what it mapped and checks the queue.
 for knob in cqe-error:"completion with error" \
-	cqe-bad-length:"invalid byte count" rdq-bad-port:""; do
+	cqe-bad-length:"invalid byte count" rdq-bad-port:"" \
+	wqe-byte-count:"invalid byte count" cqe-foreign-dq:"does not serve"; do
 	msg=${knob#*:}
 	knob=${knob%%:*}
 	fault_begin "$knob"
