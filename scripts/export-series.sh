@@ -2,8 +2,8 @@
 # Write the series back from a kernel git tree that carries it: the
 # commits after the tree's `baseline` tag, in order, become the patches
 # named in `series`, posting by posting (p1/ then p2/ ...), each numbered
-# from 1 with its posting's count. Cover letters (0000-*) are left as
-# they are. A development tree is typically a clone of build/linux where
+# from 1 with its posting's count. Each cover letter (0000-*) keeps its
+# subject and text and gets a new shortlog and diffstat. A development tree is typically a clone of build/linux where
 # the series was edited with `git rebase -i`.
 #   scripts/export-series.sh TREE
 # Fails, writing nothing, when the tree's commit count does not match
@@ -22,6 +22,21 @@ mapfile -t commits < <(git -C "$TREE" rev-list --reverse baseline..HEAD)
 # The postings in series order, and how many patches each has.
 mapfile -t postings < <(printf '%s\n' "${patches[@]}" | cut -d/ -f1 | uniq)
 
+# cover_letter_keep_text OLD NEW: NEW is a cover letter format-patch
+# wrote (its shortlog and diffstat are current); give it OLD's subject
+# and text.
+cover_letter_keep_text() {
+	python3 - "$1" "$2" <<'PY' || die "cannot carry the text of $1 over"
+import re, sys
+old, new = (open(f).read() for f in sys.argv[1:3])
+subject = re.search(r'^Subject: \[[^]]*\] (.*(?:\n .*)*)$', old, re.M).group(1)
+body = old.split('\n\n', 1)[1]
+blurb = re.split(r'^\S.* \(\d+\):$', body, maxsplit=1, flags=re.M)[0].rstrip('\n')
+new = new.replace('*** SUBJECT HERE ***', subject).replace('*** BLURB HERE ***', blurb)
+open(sys.argv[2], 'w').write(new)
+PY
+}
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 i=0
@@ -30,9 +45,11 @@ for posting in "${postings[@]}"; do
 	first=${commits[$i]}
 	last=${commits[$((i + n - 1))]}
 	# --zero-commit keeps the "From" line stable across rebases.
-	git -C "$TREE" format-patch -q --zero-commit \
+	git -C "$TREE" format-patch -q --zero-commit --cover-letter \
 		--subject-prefix="PATCH net-next" --numbered \
 		-o "$tmp/$posting" "$first^..$last"
+	cover_letter_keep_text "$TOP/patches/$posting/0000-cover-letter.patch" \
+		"$tmp/$posting/0000-cover-letter.patch"
 	i=$((i + n))
 done
 
@@ -47,8 +64,7 @@ for p in "${patches[@]}"; do
 done
 
 for posting in "${postings[@]}"; do
-	find "$TOP/patches/$posting" -name '[0-9][0-9][0-9][0-9]-*.patch' \
-		! -name '0000-*' -delete
+	find "$TOP/patches/$posting" -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
 	cp "$tmp/$posting/"*.patch "$TOP/patches/$posting/"
 done
 echo "exported ${#patches[@]} patches from $TREE"
