@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build the guest initramfs: busybox-static, iproute2's ip/bridge/devlink,
 # ethtool, ping, iperf3, jq and mausezahn (make bench's frame generator),
-# with their shared libraries, the kernel's modules and tests/.
+# with their shared libraries, the tests' own helpers (tests/tools/), the
+# kernel's modules and tests/.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -50,6 +51,13 @@ for sh in "${SHELLS[@]}"; do
 	copy_with_libs "/bin/$sh" "/bin/$sh"
 done
 ln -s dash "$ROOT/bin/sh"
+
+# The tests' own helpers (tests/tools/*.c), static: what Debian's tools
+# cannot do yet.
+for src in "$TOP"/tests/tools/*.c; do
+	gcc -static -O2 -Wall -o "$ROOT/usr/sbin/$(basename "$src" .c)" "$src" ||
+		die "cannot build $src"
+done
 
 mkdir -p "$ROOT/etc/iproute2"
 cp -r /etc/iproute2/. "$ROOT/etc/iproute2/" 2>/dev/null || true

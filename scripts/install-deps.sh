@@ -5,7 +5,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 PKGS=(
-	gcc make bc flex bison libelf-dev libssl-dev cpio xz-utils git rsync
+	gcc libc6-dev make bc flex bison libelf-dev libssl-dev cpio xz-utils git rsync
 	python3 python3-venv meson ninja-build libglib2.0-dev libpixman-1-dev
 	libslirp-dev pkg-config zlib1g-dev libfdt-dev dpkg-dev python3-ply python3-git
 	busybox-static iproute2 ethtool iputils-ping kmod seabios iperf3 jq

@@ -57,13 +57,14 @@ HOSTCTL_SOCK=$LOGS/hostctl.sock
 rm -f "$QMP_SOCK" "$HOSTCTL_SOCK"
 
 # bonding.max_bonds=0: the built-in bonding driver creates no bond0 of
-# its own; tests name their bonds.
+# its own; tests name their bonds. slub_debug=a,skbuff_head_cache: the
+# skb cache is the one failslab may fail (tests/cases/62-*), when armed.
 QEMU_ARGS=(
 	-M pc -accel tcg -smp 1 -m 1G
 	-L /usr/share/qemu -L /usr/share/seabios
 	-no-reboot
 	-kernel "$KERNEL" -initrd "$LOGS/initrd.img"
-	-append "console=ttyS0 panic=-1 oops=panic bonding.max_bonds=0 ${KERNEL_EXTRA_ARGS:-}"
+	-append "console=ttyS0 panic=-1 oops=panic bonding.max_bonds=0 slub_debug=a,skbuff_head_cache ${KERNEL_EXTRA_ARGS:-}"
 	-nodefaults -vga none
 	"${QEMU_NET_ARGS[@]}"
 )

@@ -30,6 +30,11 @@ not_ok() {
 	return 0
 }
 
+# skip DESCRIPTION REASON: a test this kernel cannot run (TAP SKIP)
+skip() {
+	echo "ok $(tap_next) $1 # SKIP $2"
+}
+
 # check DESCRIPTION COMMAND [ARGS...]: passes when COMMAND exits 0.
 check() {
 	desc=$1
@@ -170,6 +175,7 @@ netdevs_of_driver() {
 # The netdev whose MAC address is $1.
 netdev_by_mac() {
 	for dev in /sys/class/net/*; do
+		[ -f "$dev/address" ] || continue	# bonding_masters
 		[ "$(cat "$dev/address")" = "$1" ] && echo "${dev##*/}" && return 0
 	done
 	return 1

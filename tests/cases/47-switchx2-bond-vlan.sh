@@ -32,4 +32,5 @@ sx_host_vlan_del 1 10
 ip link del br1.10
 ip link del br1
 ip link del bond0
-wait_carrier "$swp1" 10 1
+ip link set "$swp1" up
+wait_carrier "$swp1" 10 1 || not_ok "switchx2: $swp1 has its link back once out of the bond"
