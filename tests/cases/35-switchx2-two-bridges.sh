@@ -1,13 +1,15 @@
 #!/bin/sh
 # SwitchX-2: two bridges on one ASIC, one VLAN-unaware (p1, p2) and one
-# VLAN-aware (p3, p4, default VLAN 1), do not leak into each other.
+# VLAN-aware (p3, p4, default VLAN 1), do not leak into each other. The
+# VLAN-aware one comes first: it cannot take VIDs from a VLAN-unaware
+# bridge that has ports (tests/cases/43-*).
 . /tests/lib.sh
 
 FRAMES=20
 
 sx_l2_hosts_setup || not_ok "switchx2: set up hosts on the shared subnet"
-sx_bridge_create br0 0 1 2 || not_ok "switchx2: create br0 with p1 and p2"
 sx_bridge_create br2 1 3 4 || not_ok "switchx2: create br2 with p3 and p4"
+sx_bridge_create br0 0 1 2 || not_ok "switchx2: create br0 with p1 and p2"
 
 check "switchx2: h1 pings h2 in br0" sx_ping 1 "$(sx_l2_ip 2)"
 check "switchx2: h3 pings h4 in br2" sx_ping 3 "$(sx_l2_ip 4)"

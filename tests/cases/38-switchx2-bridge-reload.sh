@@ -5,9 +5,9 @@
 . /tests/lib.sh
 
 sx_l2_hosts_setup || not_ok "switchx2: set up hosts on the shared subnet"
-sx_bridge_create br0 0 1 2 || not_ok "switchx2: create br0 with p1 and p2"
 sx_bridge_create br1 1 3 4 || not_ok "switchx2: create br1 with p3 and p4"
 bridge vlan add vid 100 dev "$(sx_port 3)"
+sx_bridge_create br0 0 1 2 || not_ok "switchx2: create br0 with p1 and p2"
 bridge fdb add 02:00:00:7f:00:01 dev "$(sx_port 2)" master static
 sx_ping 1 "$(sx_l2_ip 2)" 2
 sx_ping 3 "$(sx_l2_ip 4)" 2

@@ -12,12 +12,13 @@ ROUNDS=${SX_RELOAD_ROUNDS:-3}
 
 sx_l2_hosts_setup || not_ok "switchx2: set up hosts on the shared subnet"
 
-# Bridges, VLANs, static entries, then traffic in the background.
+# Bridges, VLANs, static entries, then traffic in the background. The
+# VLAN-aware bridge takes its VIDs before a VLAN-unaware one has ports.
 configure() {
-	sx_bridge_create br0 0 1 2 &&
-		sx_bridge_create br1 1 3 4 &&
+	sx_bridge_create br1 1 3 4 &&
 		bridge vlan add vid 100 dev "$(sx_port 3)" &&
 		bridge vlan add vid 100 dev "$(sx_port 4)" &&
+		sx_bridge_create br0 0 1 2 &&
 		bridge fdb add 02:00:00:9f:00:01 dev "$(sx_port 2)" master static &&
 		wait_for 10 sx_ping 1 "$(sx_l2_ip 2)" 1
 }
