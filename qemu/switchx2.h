@@ -262,11 +262,24 @@ typedef struct SX2FdbEntry {
 
 /* One pending SFN record */
 typedef struct SX2FdbNotif {
+    uint64_t key;               /* MAC << 16 | FID */
     uint8_t type;
-    uint8_t mac[6];
-    uint16_t fid;
-    uint16_t system_port;
+    uint8_t local_port;         /* learning port, or the aged entry's */
+    uint16_t system_port;       /* as it was when the record was raised */
 } SX2FdbNotif;
+
+/*
+ * A LEARNED_MAC notification the driver has not answered yet (by an SFD
+ * edit or remove of its key).  While one is outstanding for a key, no
+ * other is raised for it; once popped by SFN and left unanswered for
+ * the ageing time, it expires and the next frame raises a new one.
+ */
+typedef struct SX2LearnPending {
+    uint64_t key;               /* hash key: MAC << 16 | FID */
+    uint8_t local_port;
+    bool queued;                /* still in the SFN queue */
+    int64_t since;              /* popped at (QEMU_CLOCK_VIRTUAL ns) */
+} SX2LearnPending;
 
 typedef struct SX2Profile {
     bool set;
@@ -344,7 +357,9 @@ struct SwitchX2State {
     SX2FdbNotif *sfn;           /* ring of SX2_SFN_QUEUE_SIZE */
     uint32_t sfn_head;
     uint32_t sfn_count;
-    uint64_t sfn_dropped;
+    uint64_t sfn_dropped;       /* LEARNED_MAC records not raised: full */
+    uint64_t age_deferred;      /* entries left to age later: queue full */
+    GHashTable *learn_pending;  /* key -> SX2LearnPending */
 
     SX2Port fp[SX2_MAX_PORTS + 1];
 

@@ -200,10 +200,12 @@ static void sx2_hmp_fdb(Monitor *mon, SwitchX2Info *info)
 
     monitor_printf(mon, "  FDB: %u of %u entries in use, %u dynamic, age "
                    "time %u s; %" PRIu64 " not learned (full), %u "
-                   "notifications queued, %" PRIu64 " lost\n",
+                   "notifications queued, %" PRIu64 " lost, %u learned "
+                   "unanswered, %" PRIu64 " ageing deferred\n",
                    info->fdb_entries, info->fdb_size, info->fdb_dynamic,
                    info->age_time, info->fdb_full_drops,
-                   info->fdb_notifications, info->fdb_notifications_lost);
+                   info->fdb_notifications, info->fdb_notifications_lost,
+                   info->fdb_learning_outstanding, info->fdb_ageing_deferred);
     if (hmp_handle_error(mon, err)) {
         return;
     }

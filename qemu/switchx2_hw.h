@@ -667,6 +667,8 @@ enum {
 #define SX2_FDB_SIZE_DEFAULT            49152   /* SX1036 MAC table */
 #define SX2_FDB_SIZE_MAX                (1 << 20)
 #define SX2_SFN_QUEUE_SIZE              1024
+/* LEARNED_MAC notifications raised and not answered, at most */
+#define SX2_LEARN_PENDING_MAX           4096
 
 #define SX2_REG_PMLP_ID                 0x5002
 #define SX2_REG_PMLP_LEN                0x40

@@ -420,6 +420,9 @@ static SwitchX2Info *sx2_qmp_info(SwitchX2State *s)
     q->fdb_full_drops = s->learn_full_drops;
     q->fdb_notifications = s->sfn_count;
     q->fdb_notifications_lost = s->sfn_dropped;
+    q->fdb_learning_outstanding = s->learn_pending ?
+                                  g_hash_table_size(s->learn_pending) : 0;
+    q->fdb_ageing_deferred = s->age_deferred;
     q->age_time = s->age_time;
     q->profile = sx2_qmp_profile(s);
     q->cpu = sx2_qmp_cpu(s);

@@ -918,16 +918,28 @@ def sfd_dump(q):
     return None
 
 
-def sfn_read(q):
+def sfn_read(q, want=64, end=0, swid=0):
     pl = bytearray(0x410)
-    fset(pl, 4, 0, 8, 64)
+    fset(pl, 0, 24, 8, swid)
+    fset(pl, 4, 20, 1, end)
+    fset(pl, 4, 0, 8, want)
     st, est, out = reg_cmd(q, 0x200B, pl, False)
     recs = []
-    for i in range(fget(out, 4, 0, 8)):
+    for i in range(min(fget(out, 4, 0, 8), 64) if est == 0 else 0):
         o = 0x10 + 0x10 * i
         recs.append((fget(out, o, 20, 4), bytes(out[o + 2:o + 8]),
                      fget(out, o + 8, 0, 16), fget(out, o + 12, 0, 16)))
     return est, recs, fget(out, 4, 20, 1)
+
+
+def sfn_answer(q):
+    """What the driver does with SFN (as upstream Spectrum did): an SFD
+    edit (policy 3, NOP) for each learned record, a remove for each aged
+    one.  Returns the records."""
+    est, recs, end = sfn_read(q)
+    for t, mac, fid, sp in recs:
+        sfd_write(q, 1 if t == 5 else 2, [(mac, fid, sp, 3)])
+    return recs
 
 
 def profile_mbox(single, vid, mode=3, swids=((0, 2),), mask=0x300,
@@ -1038,7 +1050,8 @@ def l2_main():
 
     # SFN with nothing learned
     est, recs, end = sfn_read(q)
-    check(est == 0 and recs == [] and end == 1, 'SFN empty: 0 records, end')
+    check(est == 0 and recs == [] and end == 0,
+          'SFN empty: 0 records, end 0 (a request bit, never reported)')
 
     # SFDAT
     est, out = reg(0x2009, bytearray(8), False)
@@ -1345,7 +1358,7 @@ def l2_main():
     check(len(sfd_dump(q)) == 1, 'dynamic entry still there after 5 s')
     q.cmd('clock_step %d' % (7 * 10 ** 9))
     est, recs, end = sfn_read(q)
-    check(sfd_dump(q) == {} and recs == [(7, MAC_B, 1, 2)] and end == 1,
+    check(sfd_dump(q) == {} and recs == [(7, MAC_B, 1, 2)] and end == 0,
           'aged out after 10 s, SFN AGED_OUT_MAC %s' % recs)
 
     # HTGT / HPKT, and a CPU path: FDB_MC -> group 1 -> RDQ 0x14
@@ -1470,14 +1483,21 @@ def l2_main():
           payload, 'broadcast from port 1 floods to ports 2 and 3 (%s)' %
           sorted(got))
     est, recs, end = sfn_read(q)
-    check(recs == [(5, MAC_A, 1, 1)] and (MAC_A, 1) in sfd_dump(q),
-          'SFN LEARNED_MAC %s on port 1, entry in the FDB' % recs)
+    check(recs == [(5, MAC_A, 1, 1)] and (MAC_A, 1) not in sfd_dump(q),
+          'SFN LEARNED_MAC %s on port 1, no FDB entry until the driver '
+          'writes one' % recs)
+    est, n = sfd_write(q, 1, [(MAC_A, 1, 1, 3)])
+    check(est == 0 and n == 1 and sfd_dump(q).get((MAC_A, 1)) == (1, 3, 0),
+          'the driver\'s SFD edit (policy 3, NOP) installs MAC A on port 1')
     got = inject(2, MAC_A + MAC_B + payload)
     check(sorted(got) == [1], 'unicast to the learned MAC goes to port 1 '
           'only (%s)' % sorted(got))
+    sfn_answer(q)
     got = inject(3, MAC_A + MAC_C + payload)
-    check(sorted(got) == [1] and (MAC_C, 1) not in sfd_dump(q),
-          'port 3 (learning disabled) forwards but does not learn')
+    est, recs, end = sfn_read(q)
+    check(sorted(got) == [1] and recs == [] and
+          (MAC_C, 1) not in sfd_dump(q),
+          'port 3 (learning disabled) forwards but raises no LEARNED_MAC')
     check(cpu_rx() == [], 'the CPU is in no flood set: it got nothing')
 
     # SFD TRAP: unicast to the CPU only, whatever floods would do
@@ -2081,8 +2101,10 @@ def query_main():
     tagged = b'\xff' * 6 + MAC_D + b'\x81\x00\x00\x0a' + \
         struct.pack('>H', 0x88b5) + bytes(46)
     got2 = udp_inject(q, socks, 1, tagged)
-    check(got1 == [2, 3] and got2 == [2], 'query: a broadcast from port 1 '
-          'in VID 1 and one in VID 10 flood (%s, %s), learning 2 MACs' %
+    recs = sfn_answer(q)
+    check(got1 == [2, 3] and got2 == [2] and len(recs) == 2,
+          'query: a broadcast from port 1 in VID 1 and one in VID 10 flood '
+          '(%s, %s), 2 MACs learned through SFN and SFD edits' %
           (got1, got2))
     q.cmd('clock_step %d' % (3 * 10 ** 9 + 10 ** 8))
 
@@ -2098,10 +2120,13 @@ def query_main():
           info.get('psid') == 'MT_0000000036' and
           info.get('fdb-size') == 8 and info.get('fdb-entries') == 4 and
           info.get('fdb-dynamic') == 2 and info.get('age-time') == 100 and
-          info.get('fdb-notifications') == 2 and
+          info.get('fdb-notifications') == 0 and
+          info.get('fdb-learning-outstanding') == 0 and
+          info.get('fdb-notifications-lost') == 0 and
+          info.get('fdb-ageing-deferred') == 0 and
           info.get('fdb-full-drops') == 0,
           'query-switchx2 sw: id, path, 4 ports, MAC, firmware, PSID, FDB '
-          '4 of 8 (2 dynamic, 2 SFN records queued), age time 100 s')
+          '4 of 8 (2 dynamic, every SFN record answered), age time 100 s')
     check(info.get('profile') == {'set': True, 'flood-mode': 3,
                                   'single-flood-tables': 1,
                                   'vid-flood-tables': 2,
@@ -2147,9 +2172,202 @@ def query_main():
     q.quit()
 
 
+def udp_send_many(q, socks, lp, frames, chunk=100):
+    """Send @frames into port @lp, a chunk at a time so that the UDP
+    socket buffers keep up, then let QEMU take them."""
+    for i in range(0, len(frames), chunk):
+        for f in frames[i:i + chunk]:
+            socks[lp - 1][0].sendto(f, ('127.0.0.1', socks[lp - 1][1]))
+        time.sleep(0.05)
+        q.cmd('clock_step 1000')
+    time.sleep(0.1)
+    q.cmd('clock_step 1000')
+
+
+def sfn_drain(q):
+    """Every queued SFN record, unanswered."""
+    recs = []
+    for _ in range(40):
+        est, r, end = sfn_read(q)
+        recs += r
+        if len(r) < 64:
+            break
+    return recs
+
+
+def learn_setup(q):
+    """Ports 1-3 up in VID 1, flooding to each other; learning on 1 and
+    2, secure mode on 3; ageing time 10 s.  EMAD statuses."""
+    def reg(reg_id, pl):
+        return reg_cmd(q, reg_id, pl, True)[1]
+
+    def spmlr(lp, mode):
+        p = lp_pl(8, lp)
+        fset(p, 4, 30, 2, mode)
+        return p
+
+    sfdat = bytearray(8)
+    fset(sfdat, 4, 0, 20, 10)
+    sts = [exec_cmd(q, 0x100, opmod=1, in_mbox=profile_mbox(1, 1))[0]]
+    sts += [paos_set(q, lp, True) for lp in (1, 2, 3)]
+    sts += [reg(0x200D, spms_pl(lp, [(1, 3)])) for lp in (1, 2, 3)]
+    sts += [reg(0x2018, spmlr(1, 2)), reg(0x2018, spmlr(2, 2)),
+            reg(0x2018, spmlr(3, 3)), reg(0x2009, sfdat),
+            reg(0x2012, sftr_pl(0, VID_T, 1, 1, [1, 2, 3])),
+            reg(0x2011, sfgc_pl(0, VID_T, 0)),
+            reg(0x2011, sfgc_pl(1, VID_T, 0))]
+    return sts
+
+
+def mac_n(i):
+    return bytes.fromhex('0200000a%04x' % i)
+
+
+# Controlled learning (SFN/SFD) and secure ports, on a device of its own
+def learn_main():
+    qmp_path = '/tmp/sx2-qtest-learn-%d.sock' % os.getpid()
+    socks, args = udp_netdevs(3)
+    q = QTest([QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
+               '-display', 'none', '-vga', 'none', '-nodefaults', '-m', '64M',
+               '-L', '/usr/share/seabios', '-L', '/usr/share/qemu',
+               '-qmp', 'unix:%s,server=on,wait=off' % qmp_path] + args +
+              ['-device', 'switchx2,id=sw,ports=4,fdb-size=64,port1=u1,'
+               'port2=u2,port3=u3'])
+    qmp = QMP(qmp_path)
+    os.unlink(qmp_path)
+    dev_setup(q, find_dev(q), BAR)
+    sts = learn_setup(q)
+    check(sts == [0] * len(sts), 'learn: ports 1-3 up, learning on 1 and 2, '
+          'secure on 3, age 10 s (%s)' % sts)
+    payload = struct.pack('>H', 0x88b5) + bytes(46)
+
+    def bcast(src):
+        return b'\xff' * 6 + src + payload
+
+    def info():
+        r = qmp.cmd('query-switchx2', id='sw').get('return', [{}])
+        return r[0]
+
+    # SFN's request: num_rec is how many are wanted (0..64), swid 0
+    check([sfn_read(q, want=65)[0], sfn_read(q, swid=1)[0]] == [7, 7],
+          'learn: SFN num_rec 65 / swid 1 -> bad parameter')
+    # One notification per key while it is outstanding
+    X, Y, Z = mac_n(1), mac_n(2), mac_n(3)
+    udp_inject(q, socks, 1, bcast(X))
+    udp_inject(q, socks, 1, bcast(X))
+    outstanding = info().get('fdb-learning-outstanding')
+    est, recs, end = sfn_read(q, end=1)
+    check(est == 0 and recs == [(5, X, 1, 1)] and end == 0 and
+          outstanding == 1 and sfd_dump(q) == {},
+          'learn: two frames from a new source: one LEARNED_MAC, no FDB '
+          'entry; a request with end 1 answers end 0 (%s)' % recs)
+    udp_inject(q, socks, 1, bcast(X))
+    check(sfn_read(q)[1] == [],
+          'learn: popped and unanswered: still no second LEARNED_MAC')
+    # The driver's answer installs it; the next frame refreshes it
+    est, n = sfd_write(q, 1, [(X, 1, 1, 3)])
+    check(est == 0 and n == 1 and sfd_dump(q) == {(X, 1): (1, 3, 0)} and
+          info().get('fdb-learning-outstanding') == 0,
+          'learn: SFD edit policy 3 NOP answers it: entry on port 1, '
+          'nothing outstanding')
+    got = udp_inject(q, socks, 2, X + Y + payload)
+    check(got == [1], 'learn: unicast to X from port 2 goes to port 1 only '
+          '(%s)' % got)
+    # num_rec asks for a number of records
+    udp_inject(q, socks, 1, bcast(Z))
+    est, r1, _ = sfn_read(q, want=1)
+    est2, r2, _ = sfn_read(q, want=0)
+    est3, r3, _ = sfn_read(q)
+    check(r1 == [(5, Y, 1, 2)] and r2 == [] and r3 == [(5, Z, 1, 1)],
+          'learn: SFN num_rec 1 returns one record, num_rec 0 none, then '
+          'the rest (%s, %s, %s)' % (r1, r2, r3))
+    sfd_write(q, 1, [(Y, 1, 2, 3), (Z, 1, 1, 3)])
+    # A station that moves: LEARNED_MAC for the new port, the entry moves
+    # when the driver edits it
+    udp_inject(q, socks, 2, bcast(X))
+    recs = sfn_read(q)[1]
+    got = udp_inject(q, socks, 3, X + Z + payload)
+    est, n = sfd_write(q, 1, [(X, 1, 2, 3)])
+    got2 = udp_inject(q, socks, 3, X + Z + payload)
+    check(recs == [(5, X, 1, 2)] and got == [1] and n == 1 and got2 == [2],
+          'learn: X seen on port 2: LEARNED_MAC for port 2, frames to X '
+          'still go to port 1 until the edit, then to port 2 (%s, %s, %s)'
+          % (recs, got, got2))
+    # What the driver's writes take back from the queue
+    A, B, C, D = mac_n(0x10), mac_n(0x11), mac_n(0x12), mac_n(0x13)
+    sfn_drain(q)
+    udp_inject(q, socks, 1, bcast(A))
+    udp_inject(q, socks, 2, bcast(D))
+    sfd_write(q, 1, [(A, 1, 1, 3)])
+    recs = sfn_drain(q)
+    check(recs == [(5, D, 1, 2)],
+          'learn: an SFD edit of a key takes back its queued LEARNED_MAC, '
+          'not the others (%s)' % recs)
+    sfd_write(q, 2, [(D, 1, 0)])
+    sfd_write(q, 1, [(B, 1, 2, 3)])
+    q.cmd('clock_step %d' % (11 * 10 ** 9))
+    aged = [r for r in sfn_drain(q) if r[0] == 7]
+    sfd_write(q, 1, [(B, 1, 2, 3)])
+    q.cmd('clock_step %d' % (11 * 10 ** 9))
+    udp_inject(q, socks, 1, bcast(C))
+    est, n = sfd_write(q, 2, [(B, 1, 0), (C, 1, 0)])
+    recs = [r for r in sfn_drain(q) if r[1] in (B, C)]
+    check(any(r[1] == B for r in aged) and n == 2 and recs == [],
+          'learn: an SFD remove takes back the queued AGED_OUT_MAC and '
+          'LEARNED_MAC of its keys (%s)' % recs)
+    sfd_write(q, 2, [(m, 1, 0) for m in (X, Y, Z, A)])
+    udp_inject(q, socks, 1, bcast(C))
+    udp_inject(q, socks, 2, bcast(D))
+    p = bytearray(0x14)
+    fset(p, 4, 28, 4, 2)
+    fset(p, 0x0C, 0, 16, 1)
+    est = reg_cmd(q, 0x2013, p, True)[1]
+    recs = sfn_read(q)[1]
+    check(est == 0 and recs == [(5, D, 1, 2)],
+          'learn: SFDF of port 1 flushes port 1\'s queued LEARNED_MAC, '
+          'not port 2\'s (%s)' % recs)
+    # Unanswered for the ageing time: it may be raised again
+    udp_inject(q, socks, 1, bcast(C))
+    r1 = sfn_read(q)[1]
+    q.cmd('clock_step %d' % (5 * 10 ** 9))
+    udp_inject(q, socks, 1, bcast(C))
+    r2 = sfn_read(q)[1]
+    q.cmd('clock_step %d' % (6 * 10 ** 9))
+    udp_inject(q, socks, 1, bcast(C))
+    r3 = sfn_read(q)[1]
+    check(r1 == [(5, C, 1, 1)] and r2 == [] and r3 == [(5, C, 1, 1)],
+          'learn: a LEARNED_MAC left unanswered is raised again only after '
+          'the ageing time (10 s) (%s, %s, %s)' % (r1, r2, r3))
+    sfd_write(q, 2, [(m, 1, 0) for m in (C, D)])
+    # Overflow: 1024 records queued at most, the rest counted and traced
+    udp_send_many(q, socks, 1, [bcast(mac_n(0x100 + i)) for i in range(1030)])
+    i1 = info()
+    check(i1.get('fdb-notifications') == 1024 and
+          i1.get('fdb-notifications-lost', 0) >= 6,
+          'learn: 1030 new sources: 1024 LEARNED_MAC queued, the rest '
+          'counted in fdb-notifications-lost (%s, %s)' %
+          (i1.get('fdb-notifications'), i1.get('fdb-notifications-lost')))
+    # An entry due to age while the queue is full stays until there is room
+    sfd_write(q, 1, [(A, 1, 1, 3)])
+    q.cmd('clock_step %d' % (11 * 10 ** 9))
+    i2 = info()
+    kept = (A, 1) in sfd_dump(q)
+    recs = sfn_drain(q)
+    q.cmd('clock_step %d' % (2 * 10 ** 9))
+    aged = sfn_read(q)[1]
+    check(kept and i2.get('fdb-ageing-deferred', 0) >= 1 and
+          len(recs) == 1024 and aged == [(7, A, 1, 1)] and
+          (A, 1) not in sfd_dump(q),
+          'learn: queue full: the aged entry stays (fdb-ageing-deferred %s) '
+          'and ages out once the driver drained the queue (%s)' %
+          (i2.get('fdb-ageing-deferred'), aged))
+    q.quit()
+
+
 main()
 l2_main()
 query_main()
+learn_main()
 storm_main()
 print('%d failure(s)' % FAIL)
 sys.exit(1 if FAIL else 0)
