@@ -353,6 +353,11 @@ static void sx2_instance_init(Object *obj)
     memcpy(s->base_mac.a, default_mac, sizeof(default_mac));
 }
 
+static void sx2_instance_finalize(Object *obj)
+{
+    sx2_fault_finalize(SWITCHX2(obj));
+}
+
 static void sx2_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
@@ -381,6 +386,7 @@ static const TypeInfo sx2_info = {
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(SwitchX2State),
     .instance_init = sx2_instance_init,
+    .instance_finalize = sx2_instance_finalize,
     .class_init = sx2_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_CONVENTIONAL_PCI_DEVICE },

@@ -138,6 +138,9 @@ typedef struct SX2CpuCounters {
 
 typedef struct SwitchX2State SwitchX2State;
 
+/* Registers the refuse-reg knob can name at once */
+#define SX2_REFUSE_REG_MAX  64
+
 /*
  * Fault injection knobs: a host-side test facility, not silicon
  * behaviour.  Each is a QOM property (see switchx2_fault.c); all but
@@ -372,6 +375,9 @@ struct SwitchX2State {
 
     /* Fault injection, switchx2_fault.c */
     uint32_t fault[SX2_FAULT_MAX];
+    char *refuse_reg;           /* refuse-reg knob, normalized */
+    uint16_t refuse_ids[SX2_REFUSE_REG_MAX];
+    unsigned refuse_n;
     QEMUTimer *cmd_timer;       /* ends a command fault-cmd-timeout holds */
     QEMUTimer *emad_timer;      /* sends the delayed EMAD responses */
     QSIMPLEQ_HEAD(, SX2DelayedEmad) emad_delayed;
@@ -401,6 +407,8 @@ void sx2_fault_reset(SwitchX2State *s);
 bool sx2_fault_take(SwitchX2State *s, SX2Fault f);
 bool sx2_fault_emad_selected(SwitchX2State *s, uint16_t reg_id);
 bool sx2_fault_link_held_down(SX2Port *p);
+bool sx2_fault_reg_refused(SwitchX2State *s, uint16_t reg_id);
+void sx2_fault_finalize(SwitchX2State *s);
 
 /* switchx2_cmd.c */
 uint32_t sx2_cir_read(SwitchX2State *s, hwaddr addr);
@@ -449,6 +457,7 @@ typedef struct SX2RegInfo {
 } SX2RegInfo;
 
 const SX2RegInfo *sx2_reg_find(uint16_t id);
+const SX2RegInfo *sx2_reg_find_name(const char *name);
 const char *sx2_reg_name(uint16_t id);
 void sx2_reg_reset(SwitchX2State *s);
 

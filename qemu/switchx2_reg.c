@@ -910,6 +910,19 @@ const SX2RegInfo *sx2_reg_find(uint16_t id)
     return NULL;
 }
 
+/* The register the model implements under @name (any case), or NULL */
+const SX2RegInfo *sx2_reg_find_name(const char *name)
+{
+    unsigned i;
+
+    for (i = 0; i < ARRAY_SIZE(sx2_regs); i++) {
+        if (!g_ascii_strcasecmp(sx2_regs[i].name, name)) {
+            return &sx2_regs[i];
+        }
+    }
+    return NULL;
+}
+
 const char *sx2_reg_name(uint16_t id)
 {
     const SX2RegInfo *r = sx2_reg_find(id);

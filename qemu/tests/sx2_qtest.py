@@ -589,6 +589,9 @@ def main():
     # ... and the host looks at whatever state the garbage makes
     queries = []
     for i in range(1500):
+        if krnd.random() < 0.02:
+            qom_set(qmp, 'refuse-reg', krnd.choice(['', 'SPVM', 'PAOS,HTGT',
+                                                    'SFD,SFN,MRSR']))
         if krnd.random() < 0.05:
             qom_set(qmp, krnd.choice(knobs), krnd.randrange(4))
             q.cmd('clock_step %d' % krnd.randrange(10 ** 7))
@@ -626,6 +629,7 @@ def main():
             q.reg_w(rnd.randrange(0x71000, 0x7101C, 4), rnd.getrandbits(32))
     for k in knobs:
         qom_set(qmp, k, 0)
+    qom_set(qmp, 'refuse-reg', '')
     check(queries and all('return' in x for x in queries),
           'query-switchx2, query-switchx2-fdb, info switchx2 answer '
           'throughout the garbage (%d calls)' % len(queries))
@@ -852,6 +856,40 @@ def faults_main(q, qmp, r, emad, paos_oper):
     bad = qmp.cmd('qom-set', path='/machine/peripheral/sw',
                   property='fault-cqe-error', value=-1)
     check('error' in bad, 'fault knobs refuse a negative count')
+
+    # refuse-reg: silicon without the registers named
+    def spvm_vid7(ieu, write=True):
+        p = lp_pl(0x400, 1)
+        fset(p, 0, 0, 8, 1)
+        fset(p, 4, 0, 12, 7)
+        fset(p, 4, 12, 3, ieu)
+        st, pl = emad(0x200F, p, write)
+        return st, fget(pl, 4, 12, 3) if pl else None
+
+    ok = qom_set(qmp, 'refuse-reg', 'spvm, SPVMLR')
+    val = qom_get(qmp, 'refuse-reg')
+    st_emad = spvm_vid7(6)[0]
+    p = lp_pl(0x400, 1)
+    fset(p, 0, 0, 8, 1)
+    fset(p, 4, 0, 12, 7)
+    fset(p, 4, 12, 3, 6)
+    st_cmd = reg_cmd(q, 0x200F, p, True)[1]
+    st_q, ieu = spvm_vid7(0, write=False)
+    check(ok and val == 'SPVM,SPVMLR' and st_emad == 7 and st_cmd == 7 and
+          st_q == 0 and ieu == 0,
+          'refuse-reg "spvm, SPVMLR" (qom-set): SPVM writes by EMAD and by '
+          'ACCESS_REG -> bad parameter, not executed; queries answer (%s)'
+          % [val, st_emad, st_cmd, st_q, ieu])
+    bad = qmp.cmd('qom-set', path='/machine/peripheral/sw',
+                  property='refuse-reg', value='SPVM,NOPE')
+    check('error' in bad and qom_get(qmp, 'refuse-reg') == 'SPVM,SPVMLR',
+          'refuse-reg with an unknown register name -> error, unchanged')
+    qom_set(qmp, 'refuse-reg', '')
+    st1 = spvm_vid7(6)[0]
+    st2, ieu = spvm_vid7(0, write=False)
+    spvm_vid7(0)
+    check(qom_get(qmp, 'refuse-reg') == '' and st1 == 0 and ieu == 6,
+          'refuse-reg "": SPVM writes executed again')
 
 
 # L2 pipeline: a second device with a 4 entry FDB and three front panel
@@ -2232,10 +2270,22 @@ def learn_main():
                '-L', '/usr/share/seabios', '-L', '/usr/share/qemu',
                '-qmp', 'unix:%s,server=on,wait=off' % qmp_path] + args +
               ['-device', 'switchx2,id=sw,ports=4,fdb-size=64,port1=u1,'
-               'port2=u2,port3=u3'])
+               'port2=u2,port3=u3,refuse-reg=SVPE,,spaft'])
     qmp = QMP(qmp_path)
     os.unlink(qmp_path)
     dev_setup(q, find_dev(q), BAR)
+    spaft = lp_pl(8, 2)
+    fset(spaft, 4, 29, 3, 7)
+    sts = [reg_cmd(q, 0x201E, lp_pl(4, 3), True)[1],
+           reg_cmd(q, 0x2010, spaft, True)[1],
+           reg_cmd(q, 0x2010, lp_pl(8, 2), False)[1]]
+    val = qom_get(qmp, 'refuse-reg')
+    qom_set(qmp, 'refuse-reg', '')
+    sts.append(reg_cmd(q, 0x201E, lp_pl(4, 3), True)[1])
+    check(val == 'SVPE,SPAFT' and sts == [7, 7, 0, 0],
+          'refuse-reg=SVPE,,spaft at -device: SVPE and SPAFT writes -> bad '
+          'parameter, SPAFT query answers; cleared by qom-set (%s, %s)' %
+          (val, sts))
     sts = learn_setup(q)
     check(sts == [0] * len(sts), 'learn: ports 1-3 up, learning on 1 and 2, '
           'secure on 3, age 10 s (%s)' % sts)
