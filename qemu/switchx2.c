@@ -284,6 +284,7 @@ static void sx2_exit(PCIDevice *pdev)
     sx2_fdb_fini(s);
     g_free(s->ft_vid);
     s->ft_vid = NULL;
+    sx2_smid_resize(s, 0);
     msix_vector_unuse(pdev, 0);
     msix_uninit(pdev, &s->bar0, &s->bar0);
     /* A subregion holds a reference to its owner, us: drop it */

@@ -347,6 +347,10 @@ struct SwitchX2State {
     /* Flood tables (SFTR), numbered per kind as the profile provisions */
     SX2PortSet ft_single[SX2_MAX_FLOOD_TABLES];
     SX2PortSet *ft_vid;         /* [SX2_MAX_FLOOD_TABLES][SX2_FT_VID_ENTRIES] */
+    /* MID table (SMID): MIDs 0..smid_count-1 (profile max_mid) */
+    SX2PortSet *smid;
+    uint32_t smid_count;
+    SX2PortSet smid_flood;      /* SX2_MID_FLOOD */
 
     /* Filtering database, switchx2_fdb.c */
     SX2FdbEntry *fdb;           /* [fdb_size] */
@@ -458,6 +462,8 @@ typedef struct SX2RegInfo {
 
 const SX2RegInfo *sx2_reg_find(uint16_t id);
 const SX2RegInfo *sx2_reg_find_name(const char *name);
+void sx2_smid_resize(SwitchX2State *s, unsigned count);
+SX2PortSet *sx2_smid_entry(SwitchX2State *s, unsigned mid);
 const char *sx2_reg_name(uint16_t id);
 void sx2_reg_reset(SwitchX2State *s);
 

@@ -191,6 +191,28 @@ static void sx2_hmp_flood(Monitor *mon, SwitchX2Flood *f)
     monitor_printf(mon, "\n");
 }
 
+/* "MIDs (0..6999, 0xd000): 0xd000 {0}" */
+static void sx2_hmp_mids(Monitor *mon, SwitchX2Fdb *fdb)
+{
+    SwitchX2MidList *l;
+    unsigned n = 0;
+
+    monitor_printf(mon, "  MIDs (%u + 0xd000):%s", fdb->mid_count,
+                   fdb->mids ? "" : " none with members");
+    for (l = fdb->mids; l; l = l->next, n++) {
+        if (n >= SX2_HMP_FLOOD_ENTRIES) {
+            continue;
+        }
+        monitor_printf(mon, " 0x%x {", l->value->mid);
+        sx2_hmp_port_list(mon, l->value->ports);
+        monitor_printf(mon, "}");
+    }
+    if (n > SX2_HMP_FLOOD_ENTRIES) {
+        monitor_printf(mon, " ... %u more", n - SX2_HMP_FLOOD_ENTRIES);
+    }
+    monitor_printf(mon, "\n");
+}
+
 static void sx2_hmp_fdb(Monitor *mon, SwitchX2Info *info)
 {
     Error *err = NULL;
@@ -214,6 +236,7 @@ static void sx2_hmp_fdb(Monitor *mon, SwitchX2Info *info)
     for (l = fdb->flood; l; l = l->next) {
         sx2_hmp_flood(mon, l->value);
     }
+    sx2_hmp_mids(mon, fdb);
     qapi_free_SwitchX2Fdb(fdb);
 }
 

@@ -452,6 +452,20 @@ enum {
 #define SX2_STP_LEARNING                2
 #define SX2_STP_FORWARDING              3
 
+/*
+ * Multicast ID to port list.  v4.3 declares 0x420 bytes, v4.9-v5.10
+ * 0x240 (the layout ends there); either length is accepted.
+ */
+#define SX2_REG_SMID_ID                 0x2007
+#define SX2_REG_SMID_LEN                0x240
+#define SX2_REG_SMID_SWID               0x00, 24, 8
+#define SX2_REG_SMID_MID                0x00, 0, 16
+#define SX2_REG_SMID_PORT_OFF           0x20    /* 1 bit per port */
+#define SX2_REG_SMID_PORT_MASK_OFF      0x220
+#define SX2_REG_SMID_BITMAP_BYTES       0x20
+/* The swid's flooding MID upstream writes in SMID (v4.3) and SFGC.mid */
+#define SX2_MID_FLOOD                   0xD000
+
 #define SX2_REG_SFGC_ID                 0x2011
 #define SX2_REG_SFGC_LEN                0x10
 #define SX2_REG_SFGC_TYPE               0x00, 0, 4

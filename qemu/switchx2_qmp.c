@@ -618,6 +618,32 @@ static SwitchX2FloodList *sx2_qmp_floods(SwitchX2State *s, bool has_fid,
     return list;
 }
 
+static void sx2_qmp_mid_add(SwitchX2MidList ***tail, unsigned mid,
+                            const SX2PortSet *set)
+{
+    SwitchX2Mid *m;
+
+    if (sx2_qmp_portset_empty(set)) {
+        return;
+    }
+    m = g_new0(SwitchX2Mid, 1);
+    m->mid = mid;
+    m->ports = sx2_qmp_portset(set);
+    QAPI_LIST_APPEND(*tail, m);
+}
+
+static SwitchX2MidList *sx2_qmp_mids(SwitchX2State *s)
+{
+    SwitchX2MidList *list = NULL, **tail = &list;
+    unsigned mid;
+
+    for (mid = 0; s->smid && mid < s->smid_count; mid++) {
+        sx2_qmp_mid_add(&tail, mid, &s->smid[mid]);
+    }
+    sx2_qmp_mid_add(&tail, SX2_MID_FLOOD, &s->smid_flood);
+    return list;
+}
+
 SwitchX2Fdb *qmp_query_switchx2_fdb(bool has_id, const char *id,
                                     bool has_fid, uint16_t fid, Error **errp)
 {
@@ -639,5 +665,7 @@ SwitchX2Fdb *qmp_query_switchx2_fdb(bool has_id, const char *id,
     q->qom_path = object_get_canonical_path(OBJECT(s));
     q->entries = sx2_qmp_fdb_entries(s, has_fid, fid);
     q->flood = sx2_qmp_floods(s, has_fid, fid);
+    q->mid_count = s->smid_count;
+    q->mids = sx2_qmp_mids(s);
     return q;
 }

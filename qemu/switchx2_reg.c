@@ -315,6 +315,81 @@ static uint8_t sx2_reg_sftr(SwitchX2State *s, uint8_t *pl, bool write)
 }
 
 /*
+ * SMID - switch multicast ID: MID to port membership, applied only where
+ * port_mask is set (as SFTR).  MIDs 0..max_mid-1 (the profile's
+ * multicast group count) exist once a profile is set, and so does MID
+ * 0xD000, the swid flooding MID upstream writes here (v4.3, "due to FW
+ * bug") and in every SFGC.mid.  No source says more: other MIDs are
+ * refused.  The table is global; swid must be an Ethernet partition.
+ * Flooding does not read it (no source ties SFGC.mid to forwarding).
+ */
+void sx2_smid_resize(SwitchX2State *s, unsigned count)
+{
+    g_free(s->smid);
+    s->smid = count ? g_new0(SX2PortSet, count) : NULL;
+    s->smid_count = count;
+    memset(&s->smid_flood, 0, sizeof(s->smid_flood));
+}
+
+SX2PortSet *sx2_smid_entry(SwitchX2State *s, unsigned mid)
+{
+    if (!s->profile.set) {
+        return NULL;
+    }
+    if (mid == SX2_MID_FLOOD) {
+        return &s->smid_flood;
+    }
+    return mid < s->smid_count ? &s->smid[mid] : NULL;
+}
+
+static uint8_t sx2_reg_smid(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned swid = sx2_fget(pl, SX2_REG_SMID_SWID);
+    unsigned mid = sx2_fget(pl, SX2_REG_SMID_MID);
+    uint8_t *ports = pl + SX2_REG_SMID_PORT_OFF;
+    uint8_t *mask = pl + SX2_REG_SMID_PORT_MASK_OFF;
+    SX2PortSet *e;
+    unsigned port;
+
+    if (swid >= SX2_NUM_SWIDS ||
+        s->profile.swid_type[swid] != SX2_SWID_TYPE_ETH) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SMID: swid %u is not an "
+                      "Ethernet switch partition\n", swid);
+        return BAD_PARAM;
+    }
+    e = sx2_smid_entry(s, mid);
+    if (!e) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SMID: MID 0x%x does not "
+                      "exist (0..%u from the profile's max_mid, and 0x%x)\n",
+                      mid, s->smid_count ? s->smid_count - 1 : 0,
+                      SX2_MID_FLOOD);
+        return BAD_PARAM;
+    }
+    if (write) {
+        for (port = s->num_ports + 1; port < SX2_REG_SMID_BITMAP_BYTES * 8;
+             port++) {
+            if (sx2_bitmap_test(mask, port)) {
+                qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SMID: local port "
+                              "%u does not exist\n", port);
+                return BAD_PARAM;
+            }
+        }
+        for (port = 0; port <= s->num_ports; port++) {
+            if (sx2_bitmap_test(mask, port)) {
+                sx2_portset_assign(e, port, sx2_bitmap_test(ports, port));
+            }
+        }
+        trace_switchx2_smid(swid, mid, e->lo, e->hi);
+    }
+    memset(ports, 0, SX2_REG_SMID_BITMAP_BYTES);
+    memset(mask, 0, SX2_REG_SMID_BITMAP_BYTES);
+    for (port = 0; port <= s->num_ports; port++) {
+        sx2_bitmap_assign(ports, port, sx2_portset_test(e, port));
+    }
+    return OK;
+}
+
+/*
  * SPMLR - switch port MAC learning mode
  */
 static uint8_t sx2_reg_spmlr(SwitchX2State *s, uint8_t *pl, bool write)
@@ -867,6 +942,7 @@ static uint8_t sx2_reg_mgpir(SwitchX2State *s, uint8_t *pl, bool write)
 static const SX2RegInfo sx2_regs[] = {
     { SX2_REG_SGCR_ID,  SX2_REG_SGCR_LEN,  "SGCR",  sx2_reg_sgcr },
     { SX2_REG_SPAD_ID,  SX2_REG_SPAD_LEN,  "SPAD",  sx2_reg_spad },
+    { SX2_REG_SMID_ID,  SX2_REG_SMID_LEN,  "SMID",  sx2_reg_smid },
     { SX2_REG_SSPR_ID,  SX2_REG_SSPR_LEN,  "SSPR",  sx2_reg_sspr },
     { SX2_REG_SPMS_ID,  SX2_REG_SPMS_LEN,  "SPMS",  sx2_reg_spms },
     { SX2_REG_SFGC_ID,  SX2_REG_SFGC_LEN,  "SFGC",  sx2_reg_sfgc },
@@ -946,6 +1022,7 @@ void sx2_reg_reset(SwitchX2State *s)
         sx2_hpkt_default(s, i);
     }
     sx2_flood_reset(s);
+    sx2_smid_resize(s, 0);
     for (i = 0; i <= SX2_MAX_PORTS; i++) {
         sx2_port_reset(&s->fp[i]);
     }

@@ -212,6 +212,7 @@ static const uint16_t known_regs[] = {
     0x200f, 0x2010, 0x2011, 0x2012, 0x2013, 0x2018, 0x201c, 0x201e,
     0x201f, 0x2020, 0x5002, 0x5003, 0x5004, 0x5005, 0x5006, 0x5008,
     0x500a, 0x500d, 0x7002, 0x7003, 0x9020, 0x9023, 0x9100,
+    0x2007,     /* appended: older corpus selectors keep their register */
 };
 
 /* What the driver side knows about the device, copied into each child */
@@ -726,9 +727,13 @@ static const char *bring_up(void)
     if (exec_cmd(CMD_MAP_FA, 0, pages, m, NULL)) {
         return "MAP_FA";
     }
-    /* 1 single and 3 per-VID flood tables, mixed mode, swid 0 Ethernet */
+    /*
+     * 1 single and 3 per-VID flood tables, mixed mode, 64 MIDs, swid 0
+     * Ethernet
+     */
     memset(m, 0, 4096);
-    stl_be_p(m + 0x0c, 0x300);
+    stl_be_p(m + 0x0c, 0x308);
+    fset(m, 0x1c, 0, 16, 64);
     fset(m, 0x30, 16, 4, 1);
     fset(m, 0x30, 8, 4, 3);
     fset(m, 0x30, 0, 3, 3);

@@ -61,6 +61,15 @@ def sfd_add(mac, fid, port):
     return bytes(p)
 
 
+def smid(mid, ports, size=0x240):
+    p = bytearray(size)
+    fset(p, 0, 0, 16, mid)
+    for lp in ports:
+        p[0x20 + 31 - lp // 8] |= 1 << (lp % 8)
+        p[0x220 + 31 - lp // 8] |= 1 << (lp % 8)
+    return bytes(p)
+
+
 def sfn_query():
     p = bytearray(0x410)
     fset(p, 4, 0, 8, 64)
@@ -138,6 +147,9 @@ SEEDS = {
                    reg(0x5006, paos(1, True), write=True, emad=True),
                    rx(0, BCAST_A)],
     'ppcnt': [rx(0, BCAST_A), reg(0x5008, lp_payload(0x100, 1), emad=True)],
+    'smid': [reg(0x2007, smid(0xD000, [0], 0x420), write=True),
+             reg(0x2007, smid(3, [1, 2]), write=True, emad=True),
+             reg(0x2007, smid(0xD000, []), emad=True)],
 }
 
 

@@ -312,7 +312,10 @@ def main():
     check(st == 0x02, 'unknown opcode -> BAD_OP')
     # Debian 5.10's profile: 2 single + 1 per-VID flood table, mixed
     # flood mode, swid 0 Ethernet and swid 1 InfiniBand
-    prof = profile_mbox(2, 1, 3, ((0, 2), (1, 1)), mask=0x33FD)
+    def max_mid_7000(m):
+        fset(m, 0x1C, 0, 16, 7000)
+    prof = profile_mbox(2, 1, 3, ((0, 2), (1, 1)), mask=0x33FD,
+                        extra=max_mid_7000)
     st, _ = exec_cmd(q, 0x100, opmod=1, in_mbox=prof)
     check(st == 0, 'CONFIG_PROFILE as 5.10 sends it')
     st, out = exec_cmd(q, 0x003)
@@ -481,6 +484,39 @@ def main():
           '5.10 profile: single table 1 belongs to swid 1, not swid 0')
     check(emad(0x2012, sftr_pl(0, 1, 1, 1, [0]), True)[0] == 7,
           '5.10 profile: the one VID table belongs to no swid (of 2)')
+    # SMID: the MID table (v4.3 wrote MID 0xD000 = {CPU})
+    def smid(mid, ports=(), mask=None, swid=0, size=0x240, write=True):
+        p = bytearray(size)
+        fset(p, 0, 24, 8, swid)
+        fset(p, 0, 0, 16, mid)
+        for lp in ports:
+            p[0x20 + 31 - lp // 8] |= 1 << (lp % 8)
+        for lp in (ports if mask is None else mask):
+            p[0x220 + 31 - lp // 8] |= 1 << (lp % 8)
+        st, pl = emad(0x2007, p, write)
+        return st, sftr_ports(pl) if st == 0 else None
+
+    st, _ = smid(0xD000, [0], size=0x420)
+    check(st == 0 and smid(0xD000, write=False) == (0, [0]),
+          'SMID as v4.3 writes it (0x420 bytes): MID 0xD000 = {CPU}, the '
+          'query returns it')
+    sts = [smid(6999, [1, 2, 3])[0], smid(6999, [1, 2], mask=[1, 2, 3])[0]]
+    check(sts == [0, 0] and smid(6999, write=False) == (0, [1, 2]),
+          'SMID MID 6999 (max_mid 7000): bits applied where port_mask is '
+          'set: {1,2,3} then {1,2} of mask {1,2,3} -> {1,2}')
+    check([smid(7000, [1])[0], smid(0xD001, [1])[0],
+           smid(7000, write=False)[0]] == [7, 7, 7],
+          'SMID MID 7000 / 0xD001 (no such MID) -> bad parameter')
+    check([smid(5, [1], swid=1)[0], smid(5, [1, 5])[0]] == [7, 7] and
+          smid(5, write=False) == (0, []),
+          'SMID swid 1 (InfiniBand) / port_mask bit of port 5 of 4 -> bad '
+          'parameter, nothing changed')
+    f = qmp.cmd('query-switchx2-fdb', id='sw').get('return', {})
+    check(f.get('mid-count') == 7000 and f.get('mids') ==
+          [{'mid': 6999, 'ports': [1, 2]}, {'mid': 0xD000, 'ports': [0]}],
+          'query-switchx2-fdb: mid-count 7000, MIDs 6999 {1,2} and 0xD000 '
+          '{CPU} (%s)' % f.get('mids'))
+    smid(6999, [], mask=[1, 2])
     # VID 1 forwarding on every port, as 5.10 does
     sts = []
     for lp in (1, 2, 3, 4):
@@ -576,7 +612,7 @@ def main():
     regs = [0x2000, 0x2002, 0x2008, 0x200D, 0x2011, 0x2012, 0x2018, 0x5002,
             0x5003, 0x5004, 0x5005, 0x5006, 0x5008, 0x500A, 0x500D, 0x7002,
             0x7003, 0x9020, 0x9100, 0x2009, 0x200A, 0x200B, 0x200E, 0x200F,
-            0x2010, 0x2013, 0x201C, 0x201E, 0x201F, 0x2020]
+            0x2010, 0x2013, 0x201C, 0x201E, 0x201F, 0x2020, 0x2007]
     ops = [0x003, 0x004, 0x006, 0x013, 0x014, 0x015, 0x016, 0x017, 0x018,
            0x01E, 0x022, 0x040, 0x100, 0x101, 0x201, 0x202, 0xFFE, 0xFFF]
     # The fault knobs (but the command timeout) come and go meanwhile
