@@ -115,6 +115,7 @@ typedef struct SX2PortCounters {
     uint64_t rx_discards;       /* dropped after good reception */
     uint64_t rx_too_long;       /* larger than the port MTU */
     uint64_t rx_undersize;
+    uint64_t rx_security;       /* secure port: source on another port */
     uint64_t rx_hist[10];       /* 64,65-127,...,8192-10239 */
     uint64_t tx_frames;
     uint64_t tx_octets;
@@ -475,6 +476,8 @@ const SX2FdbEntry *sx2_fdb_lookup(SwitchX2State *s, const uint8_t *mac,
                                   uint16_t fid);
 void sx2_fdb_learn(SwitchX2State *s, SX2Port *in, const uint8_t *mac,
                    uint16_t fid, bool learn);
+bool sx2_fdb_source_elsewhere(SwitchX2State *s, SX2Port *in,
+                              const uint8_t *mac, uint16_t fid);
 void sx2_fdb_entry_key(const SX2FdbEntry *e, uint8_t *mac, uint16_t *fid);
 uint8_t sx2_reg_sfdat(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_sfd(SwitchX2State *s, uint8_t *pl, bool write);

@@ -339,6 +339,19 @@ void sx2_fdb_learn(SwitchX2State *s, SX2Port *in, const uint8_t *mac,
 }
 
 /*
+ * Secure mode (SPMLR 3): whether {@mac, @fid} is in the FDB on a port
+ * other than the ingress port (the CPU counts as another port), static
+ * or dynamic: the frame is then a port security violation.
+ */
+bool sx2_fdb_source_elsewhere(SwitchX2State *s, SX2Port *in,
+                              const uint8_t *mac, uint16_t fid)
+{
+    const SX2FdbEntry *e = sx2_fdb_find(s, sx2_fdb_key(mac, fid));
+
+    return e && e->local_port != in->local_port;
+}
+
+/*
  * Ageing, once per second of virtual time while dynamic entries exist
  */
 static gboolean sx2_learn_pending_expired(gpointer k, gpointer v,

@@ -433,8 +433,16 @@ void sx2_fwd_ingress(SwitchX2State *s, SX2Port *in, const uint8_t *buf,
         return;
     }
     if (!is_multicast_ether_addr(buf + 6)) {
-        learn = (in->learn_mode == SX2_LEARN_ENABLE ||
-                 in->learn_mode == SX2_LEARN_SEC) &&
+        if (in->learn_mode == SX2_LEARN_SEC &&
+            sx2_fdb_source_elsewhere(s, in, buf + 6, f.fid)) {
+            /* No trap ID exists to register for port security errors */
+            in->cnt.rx_security++;
+            sx2_fwd_drop(in, &f, "port security: source known on another "
+                         "port");
+            return;
+        }
+        /* Secure ports do not learn; they only refresh their entries */
+        learn = in->learn_mode == SX2_LEARN_ENABLE &&
                 sx2_vid_test(in->learn_vid, f.vid);
         sx2_fdb_learn(s, in, buf + 6, f.fid, learn);
     }

@@ -213,6 +213,7 @@ static SwitchX2PortCounters *sx2_qmp_port_counters(const SX2PortCounters *c)
     q->rx_discards = c->rx_discards;
     q->rx_too_long = c->rx_too_long;
     q->rx_undersize = c->rx_undersize;
+    q->rx_port_security_discards = c->rx_security;
     q->tx_frames = c->tx_frames;
     q->tx_octets = c->tx_octets;
     q->tx_unicast = c->tx_ucast;

@@ -2370,15 +2370,48 @@ def learn_main():
     sfd_write(q, 1, [(Y, 1, 2, 3), (Z, 1, 1, 3)])
     # A station that moves: LEARNED_MAC for the new port, the entry moves
     # when the driver edits it
+    W = mac_n(4)
     udp_inject(q, socks, 2, bcast(X))
     recs = sfn_read(q)[1]
-    got = udp_inject(q, socks, 3, X + Z + payload)
+    got = udp_inject(q, socks, 3, X + W + payload)
     est, n = sfd_write(q, 1, [(X, 1, 2, 3)])
-    got2 = udp_inject(q, socks, 3, X + Z + payload)
+    got2 = udp_inject(q, socks, 3, X + W + payload)
     check(recs == [(5, X, 1, 2)] and got == [1] and n == 1 and got2 == [2],
           'learn: X seen on port 2: LEARNED_MAC for port 2, frames to X '
           'still go to port 1 until the edit, then to port 2 (%s, %s, %s)'
           % (recs, got, got2))
+    # Secure mode (port 3): no learning; a source known on another port
+    # is discarded and counted
+    def p3():
+        ports = info().get('ports', [])
+        return ports[2]['counters'] if len(ports) > 2 else {}
+
+    c0 = p3()
+    got1 = udp_inject(q, socks, 3, bcast(W))
+    recs1 = sfn_read(q)[1]
+    got2 = udp_inject(q, socks, 3, bcast(X))
+    recs2 = sfn_read(q)[1]
+    c1 = p3()
+    check(got1 == [1, 2] and recs1 == [] and (W, 1) not in sfd_dump(q) and
+          got2 == [] and recs2 == [] and
+          c1.get('rx-port-security-discards', 0) -
+          c0.get('rx-port-security-discards', 0) == 1 and
+          c1.get('rx-discards', 0) - c0.get('rx-discards', 0) == 1,
+          'secure port 3: an unknown source floods, raises no LEARNED_MAC '
+          'and stays unknown; source X (known on port 2) is discarded and '
+          'counted in rx-port-security-discards and rx-discards (%s, %s)'
+          % (got1, got2))
+    S, S2 = mac_n(0x20), mac_n(0x21)
+    sfd_write(q, 1, [(S, 1, 3), (S2, 1, 1)])
+    got1 = udp_inject(q, socks, 3, bcast(S))
+    got2 = udp_inject(q, socks, 3, bcast(S2))
+    sfd_write(q, 2, [(S, 1, 0), (S2, 1, 0)])
+    check(got1 == [1, 2] and got2 == [] and
+          p3().get('rx-port-security-discards', 0) -
+          c0.get('rx-port-security-discards', 0) == 2,
+          'secure port 3: a source static on port 3 forwards, one static on '
+          'port 1 is discarded (%s, %s)' % (got1, got2))
+
     # What the driver's writes take back from the queue
     A, B, C, D = mac_n(0x10), mac_n(0x11), mac_n(0x12), mac_n(0x13)
     sfn_drain(q)
