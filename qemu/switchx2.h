@@ -301,6 +301,7 @@ struct SwitchX2State {
 
     MemoryRegion bar0;
     MemoryRegion mmio;
+    MemoryRegion sw_reset;      /* SW_RESET, beside the MSI-X table */
     QEMUBH *reset_bh;
 
     /* Properties */
@@ -316,6 +317,7 @@ struct SwitchX2State {
     uint16_t fw_subminor;
 
     bool reset_pending;
+    const char *reset_why;      /* what asked for the pending reset */
 
     /* Command interface registers */
     uint32_t cir_in_param_hi;
@@ -401,7 +403,7 @@ struct SwitchX2State {
 typedef void SX2GuardedFn(SwitchX2State *s, void *opaque);
 void sx2_run_guarded(SwitchX2State *s, SX2GuardedFn *fn, void *opaque);
 void sx2_irq_notify(SwitchX2State *s);
-void sx2_schedule_soft_reset(SwitchX2State *s);
+void sx2_schedule_soft_reset(SwitchX2State *s, const char *why);
 void sx2_state_reset(SwitchX2State *s);
 
 /* switchx2_fault.c */

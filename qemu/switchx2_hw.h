@@ -61,9 +61,17 @@
 #define SX2_CIR_CTRL_OPCODE_MASK        0xFFF
 #define SX2_CIR_CTRL_STATUS_SHIFT       24
 
-/* Firmware ready / system status */
+/*
+ * Firmware ready / system status.  Upstream never polled it on
+ * SwitchX-2 (v4.9-v5.10 skip the poll; v4.3: "Current firware does not
+ * let us know when the reset is done"): it reads 0, never the magic
+ * 0x5E later devices report.
+ */
 #define SX2_FW_READY                    0xA1844
-#define SX2_FW_READY_MAGIC              0x5E
+
+/* Legacy software reset (v4.3-v4.14 pci.h): write bit 0 to reset */
+#define SX2_SW_RESET                    0xF0010
+#define SX2_SW_RESET_RST_BIT            (1u << 0)
 
 /* Free running clock and UTC (offsets reported by QUERY_FW) */
 #define SX2_FRC_OFFSET                  0xA1000 /* H at +0, L at +4 */

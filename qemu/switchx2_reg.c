@@ -916,7 +916,7 @@ static uint8_t sx2_reg_mrsr(SwitchX2State *s, uint8_t *pl, bool write)
                           sx2_fget(pl, SX2_REG_MRSR_COMMAND));
             return BAD_PARAM;
         }
-        sx2_schedule_soft_reset(s);
+        sx2_schedule_soft_reset(s, "software (MRSR)");
         return OK;
     }
     sx2_fset(pl, SX2_REG_MRSR_COMMAND, 0);

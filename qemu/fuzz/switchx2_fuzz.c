@@ -134,8 +134,8 @@
 #define DB_EQ               0x600
 #define DB_ARM_CQ           0x800
 #define DB_ARM_EQ           0xa00
-#define FW_READY            0xa1844
-#define FW_READY_MAGIC      0x5e
+#define FW_READY            0xa1844     /* reads 0 on SwitchX-2 */
+#define SW_RESET            0xf0010
 
 #define PCI_ID_SWITCHX2     0xc73815b3u     /* device << 16 | vendor */
 #define PCI_ID_BRIDGE       0x00011b36u     /* QEMU's pci-bridge */
@@ -695,8 +695,13 @@ static bool mrsr(void)
     if (!reg_write(REG_MRSR, p, sizeof(p))) {
         return false;
     }
+    /*
+     * The reset runs in a bottom half.  SwitchX-2 has no readiness
+     * indication (FW_READY reads 0): once the main loop has run, the
+     * command interface answers again.
+     */
     flush_events(drv.qts);
-    return (bar_read(FW_READY) & 0xffff) == FW_READY_MAGIC;
+    return exec_cmd(CMD_QUERY_FW, 0, 0, NULL, NULL) == 0;
 }
 
 /* The driver's probe; NULL on success, else the step that failed */

@@ -138,6 +138,8 @@ SEEDS = {
     'cmd-queues': [cmd(0x003), cmd(0x018, in_mod=5), cmd(0x202, 1, 3),
                    cmd(0x01E, 0, 1), tx(1, 2, BCAST_A),
                    cmd(0x004, evreq=True), op(SERVICE)],
+    'sw-reset': [op(MMIO, ((0xF0010, 4), (1, 4), (0, 1))),
+                 op(MMIO, ((0xA1844, 4), (0, 4), (1, 1))), cmd(0x004)],
     'db-mmio': [op(DB, ((0x400 + 4 * 5, 2), (7, 4))),
                 op(MMIO, ((0xA1844, 4), (0, 4), (1, 1))),
                 op(MMIO, ((0x71018, 4), (0x800004, 4), (0, 1)))],

@@ -334,10 +334,13 @@ class Device:
         fset(p, 0, 0, 4, 1)
         if not self.reg_write(0x9023, p):
             return False
-        # The reset runs in a bottom half: give the main loop a turn
+        # The reset runs in a bottom half: give the main loop a turn.
+        # There is no readiness indication (FW_READY reads 0): commands
+        # answer RUNNING_RESET (0x26) until the reset has run.
         for _ in range(50):
-            if self.bar_read(FW_READY) & 0xFFFF == 0x5E:
-                return True
+            st = self.exec_cmd(0x004)
+            if st != 0x26:
+                return st == 0
             time.sleep(0.01)
         return False
 
