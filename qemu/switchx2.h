@@ -233,9 +233,9 @@ typedef struct SX2TrapGroup {
 } SX2TrapGroup;
 
 typedef struct SX2Trap {
+    bool set;                   /* written by HPKT since the reset */
     uint8_t action;
     uint8_t group;
-    bool ack;
 } SX2Trap;
 
 /* SFGC: the flood table one packet type uses (802.1Q FIDs only) */

@@ -860,7 +860,11 @@ enum {
     SX2_HPKT_SOFT_DISCARD               = 4,
     SX2_HPKT_TRAP_AND_SOFT_DISCARD      = 5,
     SX2_HPKT_TRAP_EXCEPTION_TO_CPU      = 6,
-    SX2_HPKT_SET_FW_DEFAULT             = 15,
+    /*
+     * 15 in v5.10/v6.1's enum, but action is 3 bits wide and the
+     * driver's setter masks it: 7 arrives.
+     */
+    SX2_HPKT_SET_FW_DEFAULT             = 7,
 };
 
 #define SX2_REG_MGIR_ID                 0x9020

@@ -841,7 +841,10 @@ static uint8_t sx2_reg_htgt(SwitchX2State *s, uint8_t *pl, bool write)
 }
 
 /*
- * HPKT - host packet trap (trap ID to action and trap group)
+ * HPKT - host packet trap (trap ID to action and trap group).  The
+ * firmware defaults (silent: assumed): ETHEMAD traps to group 0 (EMAD
+ * answers always reach the CPU); every other trap forwards, i.e. a
+ * control frame is switched like any other.
  */
 static void sx2_hpkt_default(SwitchX2State *s, unsigned trap_id)
 {
@@ -849,7 +852,6 @@ static void sx2_hpkt_default(SwitchX2State *s, unsigned trap_id)
 
     memset(t, 0, sizeof(*t));
     if (trap_id == SX2_TRAP_ETHEMAD) {
-        /* Register access answers always reach the CPU */
         t->action = SX2_HPKT_TRAP_TO_CPU;
         t->group = 0;
     }
@@ -864,21 +866,25 @@ static uint8_t sx2_reg_hpkt(SwitchX2State *s, uint8_t *pl, bool write)
         unsigned action = sx2_fget(pl, SX2_REG_HPKT_ACTION);
         unsigned g = sx2_fget(pl, SX2_REG_HPKT_TRAP_GROUP);
 
-        if (sx2_fget(pl, 0x00, 20, 4) == SX2_HPKT_SET_FW_DEFAULT) {
-            sx2_hpkt_default(s, id);
-        } else if (action > SX2_HPKT_TRAP_EXCEPTION_TO_CPU ||
-                   g >= SX2_TRAP_GROUPS) {
-            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: HPKT: trap 0x%x action "
-                          "%u group %u\n", id, action, g);
+        if (sx2_fget(pl, SX2_REG_HPKT_ACK)) {
+            qemu_log_mask(LOG_UNIMP, "switchx2: HPKT: trap 0x%x ack 1: "
+                          "event acknowledgements are not supported by "
+                          "firmware\n", id);
             return BAD_PARAM;
+        }
+        if (action == SX2_HPKT_SET_FW_DEFAULT) {
+            /* The last trap group written is the trap's group */
+            sx2_hpkt_default(s, id);
+            t->group = g;
         } else {
+            t->set = true;
             t->action = action;
             t->group = g;
-            t->ack = sx2_fget(pl, SX2_REG_HPKT_ACK);
             /* ctrl is ignored by SwitchX-2: accepted, not kept */
         }
+        trace_switchx2_hpkt(id, action, g, t->action);
     }
-    sx2_fset(pl, SX2_REG_HPKT_ACK, t->ack);
+    sx2_fset(pl, SX2_REG_HPKT_ACK, 0);
     sx2_fset(pl, SX2_REG_HPKT_ACTION, t->action);
     sx2_fset(pl, SX2_REG_HPKT_TRAP_GROUP, t->group);
     sx2_fset(pl, SX2_REG_HPKT_CTRL, 0);

@@ -483,6 +483,35 @@ def main():
 
     # PUDE event + link up on ports 1 and 2, traps for the data path
     check(hpkt(0x08, 0)[1] == 0, 'HPKT PUDE')
+
+    def hpkt_query(trap):
+        p = bytearray(0x10)
+        fset(p, 0, 0, 10, trap)
+        out = reg_cmd(q, 0x7003, p, False)[2]
+        return fget(out, 0, 20, 3), fget(out, 0, 12, 6), fget(out, 0, 24, 1)
+
+    p = bytearray(0x10)
+    fset(p, 0, 24, 1, 1)
+    fset(p, 0, 20, 3, 1)
+    fset(p, 0, 12, 6, 1)
+    fset(p, 0, 0, 10, 0x13)
+    check(reg_cmd(q, 0x7003, p, True)[1] == 7 and
+          hpkt_query(0x13) == (0, 0, 0),
+          'HPKT ack 1 ("not supported by firmware") -> bad parameter, '
+          'nothing stored')
+    hpkt(0x13, 1, action=1)
+    st = hpkt(0x13, 2, action=7)[1]
+    lldp = hpkt_query(0x13)
+    hpkt(0x13, 1, action=1)
+    fset(p, 0, 24, 1, 0)
+    fset(p, 0, 20, 4, 15)
+    fset(p, 0, 12, 6, 3)
+    st2 = reg_cmd(q, 0x7003, p, True)[1]
+    check(st == 0 and lldp == (0, 2, 0) and st2 == 0 and
+          hpkt_query(0x13) == (0, 3, 0),
+          'HPKT action 7 (6.1\'s SET_FW_DEFAULT 15 through the 3-bit field), '
+          'and 15 itself with the reserved bit 23: LLDP back to the firmware '
+          'default (forward), in the group written (%s)' % (lldp,))
     check(htgt(1, 0x14)[1] == 0 and hpkt(0x01, 1)[1] == 0,
           'HTGT/HPKT FDB_MC -> RDQ 0x14 (EMAD)')
     # 5.10's flood setup: SFTR swid 0 single table 0 index 0 range 0 with
