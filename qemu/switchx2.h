@@ -545,6 +545,7 @@ uint32_t sx2_port_eth_oper(const SX2Port *p);
 /* switchx2_cpu.c: the CPU port, the only way frames reach the CPU */
 void sx2_cpu_init(SwitchX2State *s);
 bool sx2_cpu_trap_action_traps(uint8_t action);
+bool sx2_trap_is_event(unsigned trap_id);
 bool sx2_cpu_trap(SwitchX2State *s, uint16_t trap_id, uint16_t sys_port,
                   const uint8_t *buf, size_t len);
 

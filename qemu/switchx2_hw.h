@@ -422,6 +422,10 @@ enum {
     SX2_TRAP_IGMP_V2_REPORT     = 0x32,
     SX2_TRAP_IGMP_V2_LEAVE      = 0x33,
     SX2_TRAP_IGMP_V3_REPORT     = 0x34,
+    /* Event trap IDs (trap.h v5.10 mlxsw_event_trap_id) */
+    SX2_TRAP_MTWE               = 0x0C,
+    SX2_TRAP_PTP_ING_FIFO       = 0x2D,
+    SX2_TRAP_PTP_EGR_FIFO       = 0x2E,
 };
 
 /* Frame classification for the control protocol traps */

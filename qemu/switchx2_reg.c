@@ -844,7 +844,8 @@ static uint8_t sx2_reg_htgt(SwitchX2State *s, uint8_t *pl, bool write)
  * HPKT - host packet trap (trap ID to action and trap group).  The
  * firmware defaults (silent: assumed): ETHEMAD traps to group 0 (EMAD
  * answers always reach the CPU); every other trap forwards, i.e. a
- * control frame is switched like any other.
+ * control frame is switched like any other and an event is not
+ * delivered until HPKT registers it.
  */
 static void sx2_hpkt_default(SwitchX2State *s, unsigned trap_id)
 {
@@ -876,6 +877,12 @@ static uint8_t sx2_reg_hpkt(SwitchX2State *s, uint8_t *pl, bool write)
             /* The last trap group written is the trap's group */
             sx2_hpkt_default(s, id);
             t->group = g;
+        } else if (sx2_trap_is_event(id) && action != SX2_HPKT_FORWARD &&
+                   action != SX2_HPKT_TRAP_TO_CPU) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: HPKT: event trap 0x%x "
+                          "action %u: must be 0 (forward) for event trap "
+                          "IDs\n", id, action);
+            return BAD_PARAM;
         } else {
             t->set = true;
             t->action = action;

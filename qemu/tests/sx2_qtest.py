@@ -499,6 +499,10 @@ def main():
           hpkt_query(0x13) == (0, 0, 0),
           'HPKT ack 1 ("not supported by firmware") -> bad parameter, '
           'nothing stored')
+    check([hpkt(0x08, 0, action=a)[1] for a in (2, 3, 6)] == [7] * 3 and
+          hpkt_query(0x08) == (1, 0, 0),
+          'HPKT PUDE (an event trap) action 2 / 3 / 6 -> bad parameter: '
+          'events take 0 (forward) or 1 (trap) only')
     hpkt(0x13, 1, action=1)
     st = hpkt(0x13, 2, action=7)[1]
     lldp = hpkt_query(0x13)
@@ -939,6 +943,29 @@ def faults_main(q, qmp, r, emad, paos_oper):
     check(down == [2, 2] and [paos_oper(1), paos_oper(2)] == [1, 1],
           'fault-pude-flap set to 0 half way: links up again, flapping '
           'stops')
+    # Events (PUDE) reach the CPU with HPKT action 0, as reg.h asks, and
+    # with 1, as v4.14+ drivers send; action 7 (firmware default) makes
+    # the event unregistered again
+    def pude_with(action):
+        p = bytearray(0x10)
+        fset(p, 0, 20, 3, action)
+        fset(p, 0, 0, 10, 0x08)
+        st = emad(0x7003, p, True)[0]
+        emad_rx()
+        qom_set(qmp, 'fault-pude-flap', 1)
+        ev = []
+        for _ in range(3):
+            q.cmd('clock_step %d' % (5 * 10 ** 6))
+            ev += emad_rx()[1]
+        return st, ev
+
+    flap = [(1, 2), (2, 2), (1, 1), (2, 1)]
+    got = [pude_with(a) for a in (0, 7, 1)]
+    check(got == [(0, flap), (0, []), (0, flap)],
+          'PUDE delivered with HPKT action 0 (forward: reg.h, v4.3-v4.9) and '
+          '1 (trap: v4.14+), not after action 7 (firmware default: not '
+          'registered) (%s)' % got)
+
     bad = qmp.cmd('qom-set', path='/machine/peripheral/sw',
                   property='fault-cqe-error', value=-1)
     check('error' in bad, 'fault knobs refuse a negative count')
