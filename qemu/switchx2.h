@@ -105,26 +105,55 @@ typedef struct SX2EventQueue {
     bool int_msix;
 } SX2EventQueue;
 
-/* Port counters kept by the MAC; exported through PPCNT */
+/*
+ * Port counters kept by the MAC; PPCNT exports them per group.  Frames
+ * on the wire are at least 60 bytes plus a 4-byte FCS: QEMU hands over
+ * frames without FCS and often unpadded, so a short frame is counted as
+ * the padded frame the far end's MAC would have sent.  "Good" frames
+ * are those the MAC accepted (not too long, not shorter than a header).
+ */
 typedef struct SX2PortCounters {
-    uint64_t rx_frames;
-    uint64_t rx_octets;
-    uint64_t rx_ucast;
+    uint64_t rx_frames;         /* good frames */
+    uint64_t rx_octets;         /* good frames, header to FCS */
+    uint64_t rx_payload;        /* good frames, MAC client data and pad */
+    uint64_t rx_ucast;          /* good frames by destination */
     uint64_t rx_mcast;
     uint64_t rx_bcast;
     uint64_t rx_discards;       /* dropped after good reception */
     uint64_t rx_too_long;       /* larger than the port MTU */
-    uint64_t rx_undersize;
+    uint64_t rx_undersize;      /* shorter than an Ethernet header */
     uint64_t rx_security;       /* secure port: source on another port */
-    uint64_t rx_hist[10];       /* 64,65-127,...,8192-10239 */
+    uint64_t rx_all_octets;     /* every frame, good or not, with FCS */
+    uint64_t rx_oversize;       /* every frame over 1518 octets with FCS */
+    uint64_t rx_hist[10];       /* every frame: 64,65-127,...,8192-10239 */
     uint64_t tx_frames;
-    uint64_t tx_octets;
+    uint64_t tx_octets;         /* header to FCS */
+    uint64_t tx_payload;        /* MAC client data and pad */
     uint64_t tx_ucast;
     uint64_t tx_mcast;
     uint64_t tx_bcast;
     uint64_t tx_discards;       /* link down, MTU, backend refused */
     uint64_t tx_too_long;
 } SX2PortCounters;
+
+/*
+ * PPCNT groups a clear can reset on its own: the groups with counters,
+ * for priority / traffic class 0 where the group is per priority or TC
+ * (the others read 0 and have nothing to clear).
+ */
+enum {
+    SX2_PPCNT_SLOT_IEEE_8023,
+    SX2_PPCNT_SLOT_RFC_2863,
+    SX2_PPCNT_SLOT_RFC_2819,
+    SX2_PPCNT_SLOT_RFC_3635,
+    SX2_PPCNT_SLOT_EXT,
+    SX2_PPCNT_SLOT_DISCARD,
+    SX2_PPCNT_SLOT_PRIO,
+    SX2_PPCNT_SLOT_TC,
+    SX2_PPCNT_SLOT_TC_CONG,
+    SX2_PPCNT_SLOTS
+};
+#define SX2_PPCNT_COUNTERS      31      /* 64-bit counters after 0x08 */
 
 /*
  * What the CPU port saw.  Not silicon counters: exported only to the
@@ -220,6 +249,8 @@ typedef struct SX2Port {
     uint64_t vlan_u[SX2_NUM_VIDS / 64];     /* egress untagged */
     uint64_t learn_vid[SX2_NUM_VIDS / 64];  /* SPVMLR learn_enable */
     SX2PortCounters cnt;
+    /* PPCNT: what each group read at its last clear */
+    uint64_t ppcnt_base[SX2_PPCNT_SLOTS][SX2_PPCNT_COUNTERS];
     bool far_end_forced_down;   /* we took the cable's far-end NIC down */
 } SX2Port;
 

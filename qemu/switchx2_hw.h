@@ -30,7 +30,9 @@
 #define SX2_BASE_SPEED_MBPS             10000   /* per lane */
 #define SX2_MAX_MTU                     10000
 #define SX2_DEFAULT_MTU                 1500
-#define SX2_MIN_FRAME                   60
+#define SX2_MIN_FRAME                   60      /* without FCS */
+#define SX2_FCS_LEN                     4
+#define SX2_RMON_MAX_FRAME              1518    /* RFC 2819 oversize: above */
 #define SX2_NUM_SWIDS                   8
 #define SX2_SWID_ALL                    254
 #define SX2_SWID_DISABLED               255
@@ -801,7 +803,11 @@ enum {
 #define SX2_REG_PPCNT_LP_MSB            0x00, 12, 2
 #define SX2_REG_PPCNT_GRP               0x00, 0, 6
 #define SX2_REG_PPCNT_CLR               0x04, 31, 1
+#define SX2_REG_PPCNT_LP_GL             0x04, 30, 1     /* v6.1 */
 #define SX2_REG_PPCNT_PRIO_TC           0x04, 0, 5
+#define SX2_PPCNT_ALL_PORTS             255
+#define SX2_PPCNT_ALL_GROUPS            63
+#define SX2_PPCNT_SWID_ALL              255
 #define SX2_PPCNT_CNT_OFF               0x08
 enum {
     SX2_PPCNT_IEEE_8023         = 0x00,

@@ -646,95 +646,207 @@ static uint8_t sx2_reg_paos(SwitchX2State *s, uint8_t *pl, bool write)
 }
 
 /*
- * PPCNT - port performance counters
+ * PPCNT - port performance counters.  Each group reports the port's MAC
+ * counters the way its standard defines them (IEEE 802.3 clause 30,
+ * RFC 2863 with RFC 3635's Ethernet reading, RFC 2819, RFC 3635); see
+ * SX2PortCounters for how frames are counted.  clr resets one group,
+ * whatever the others read: each group reads its counters minus what
+ * they were at its last clear.
  */
-static void sx2_cnt(uint8_t *pl, unsigned off, uint64_t val)
+static const uint8_t sx2_ppcnt_slot_grp[SX2_PPCNT_SLOTS] = {
+    [SX2_PPCNT_SLOT_IEEE_8023] = SX2_PPCNT_IEEE_8023,
+    [SX2_PPCNT_SLOT_RFC_2863] = SX2_PPCNT_RFC_2863,
+    [SX2_PPCNT_SLOT_RFC_2819] = SX2_PPCNT_RFC_2819,
+    [SX2_PPCNT_SLOT_RFC_3635] = SX2_PPCNT_RFC_3635,
+    [SX2_PPCNT_SLOT_EXT] = SX2_PPCNT_EXT,
+    [SX2_PPCNT_SLOT_DISCARD] = SX2_PPCNT_DISCARD,
+    [SX2_PPCNT_SLOT_PRIO] = SX2_PPCNT_PRIO,
+    [SX2_PPCNT_SLOT_TC] = SX2_PPCNT_TC,
+    [SX2_PPCNT_SLOT_TC_CONG] = SX2_PPCNT_TC_CONG,
+};
+
+static int sx2_ppcnt_slot(unsigned grp)
 {
-    sx2_set64(pl, SX2_PPCNT_CNT_OFF + off, val);
+    unsigned i;
+
+    for (i = 0; i < SX2_PPCNT_SLOTS; i++) {
+        if (sx2_ppcnt_slot_grp[i] == grp) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static bool sx2_ppcnt_per_prio(unsigned grp)
+{
+    return grp == SX2_PPCNT_PRIO || grp == SX2_PPCNT_TC ||
+           grp == SX2_PPCNT_TC_CONG;
+}
+
+/* What group @grp (priority / TC @prio_tc) reads from @c, uncleared */
+static void sx2_ppcnt_raw(const SX2PortCounters *c, unsigned grp,
+                          unsigned prio_tc, uint64_t *v)
+{
+    unsigned i;
+
+#define SX2_CNT(off, val)   (v[(off) / 8] = (val))
+    memset(v, 0, sizeof(*v) * SX2_PPCNT_COUNTERS);
+    switch (grp) {
+    case SX2_PPCNT_IEEE_8023:
+        SX2_CNT(0x00, c->tx_frames);        /* aFramesTransmittedOK */
+        SX2_CNT(0x08, c->rx_frames);        /* aFramesReceivedOK */
+        SX2_CNT(0x20, c->tx_payload);       /* aOctetsTransmittedOK */
+        SX2_CNT(0x28, c->rx_payload);       /* aOctetsReceivedOK */
+        SX2_CNT(0x30, c->tx_mcast);
+        SX2_CNT(0x38, c->tx_bcast);
+        SX2_CNT(0x40, c->rx_mcast);
+        SX2_CNT(0x48, c->rx_bcast);
+        SX2_CNT(0x60, c->rx_too_long);      /* aFrameTooLongErrors */
+        break;
+    case SX2_PPCNT_RFC_2863:
+        SX2_CNT(0x00, c->rx_octets);        /* ifInOctets */
+        SX2_CNT(0x08, c->rx_ucast);
+        SX2_CNT(0x10, c->rx_discards);      /* ifInDiscards */
+        SX2_CNT(0x18, c->rx_too_long + c->rx_undersize);   /* ifInErrors */
+        SX2_CNT(0x28, c->tx_octets);        /* ifOutOctets */
+        SX2_CNT(0x30, c->tx_ucast);
+        SX2_CNT(0x38, c->tx_discards);      /* ifOutDiscards */
+        SX2_CNT(0x48, c->rx_mcast);
+        SX2_CNT(0x50, c->rx_bcast);
+        SX2_CNT(0x58, c->tx_mcast);
+        SX2_CNT(0x60, c->tx_bcast);
+        break;
+    case SX2_PPCNT_RFC_2819:
+        /* 0x00 etherStatsDropEvents: no drop for lack of resources */
+        SX2_CNT(0x08, c->rx_all_octets);    /* etherStatsOctets */
+        SX2_CNT(0x10, c->rx_frames + c->rx_too_long + c->rx_undersize);
+        SX2_CNT(0x18, c->rx_bcast);
+        SX2_CNT(0x20, c->rx_mcast);
+        SX2_CNT(0x30, c->rx_undersize);     /* etherStatsUndersizePkts */
+        SX2_CNT(0x38, c->rx_oversize);      /* etherStatsOversizePkts */
+        for (i = 0; i < ARRAY_SIZE(c->rx_hist); i++) {
+            SX2_CNT(0x58 + 8 * i, c->rx_hist[i]);
+        }
+        break;
+    case SX2_PPCNT_RFC_3635:
+        SX2_CNT(0x50, c->rx_too_long);      /* dot3StatsFrameTooLongs */
+        break;
+    case SX2_PPCNT_PRIO:
+        /* Untagged slow-path traffic is priority 0 */
+        if (prio_tc == 0) {
+            SX2_CNT(0x00, c->rx_octets);
+            SX2_CNT(0x20, c->rx_frames);
+            SX2_CNT(0x28, c->tx_octets);
+            SX2_CNT(0x48, c->tx_frames);
+        }
+        break;
+    default:
+        break;
+    }
+#undef SX2_CNT
+}
+
+/* Set the clear point of group slot @slot of port @p to now */
+static void sx2_ppcnt_clear(SX2Port *p, unsigned slot)
+{
+    sx2_ppcnt_raw(&p->cnt, sx2_ppcnt_slot_grp[slot], 0, p->ppcnt_base[slot]);
+    trace_switchx2_ppcnt_clear(p->local_port, sx2_ppcnt_slot_grp[slot]);
 }
 
 static uint8_t sx2_reg_ppcnt(SwitchX2State *s, uint8_t *pl, bool write)
 {
     unsigned lp = sx2_lp(pl, 16, 12);
+    unsigned swid = sx2_fget(pl, SX2_REG_PPCNT_SWID);
+    unsigned pnat = sx2_fget(pl, SX2_REG_PPCNT_PNAT);
     unsigned grp = sx2_fget(pl, SX2_REG_PPCNT_GRP);
     unsigned prio_tc = sx2_fget(pl, SX2_REG_PPCNT_PRIO_TC);
-    SX2PortCounters zero = { 0 };
-    const SX2PortCounters *c = &zero;
-    unsigned i;
+    bool clr = sx2_fget(pl, SX2_REG_PPCNT_CLR);
+    /* v6.1's lp_gl 1: local_port 255 is port 255, not "all ports" */
+    bool all_ports = lp == SX2_PPCNT_ALL_PORTS &&
+                     !sx2_fget(pl, SX2_REG_PPCNT_LP_GL);
+    bool all_groups = grp == SX2_PPCNT_ALL_GROUPS;
+    uint64_t v[SX2_PPCNT_COUNTERS];
+    int slot = -1;
+    unsigned i, port;
 
-    if (lp > s->num_ports) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: local port %u\n",
-                      lp);
+    if (pnat != 0) {
+        qemu_log_mask(pnat == 1 ? LOG_UNIMP : LOG_GUEST_ERROR,
+                      "switchx2: PPCNT: pnat %u: only local port numbers "
+                      "(0) are implemented\n", pnat);
         return BAD_PARAM;
     }
-    if (lp != SX2_CPU_PORT) {
-        c = &s->fp[lp].cnt;
-    }
-    memset(pl + SX2_PPCNT_CNT_OFF, 0, SX2_REG_PPCNT_LEN - SX2_PPCNT_CNT_OFF);
-
-    switch (grp) {
-    case SX2_PPCNT_IEEE_8023:
-        sx2_cnt(pl, 0x00, c->tx_frames);
-        sx2_cnt(pl, 0x08, c->rx_frames);
-        sx2_cnt(pl, 0x20, c->tx_octets);
-        sx2_cnt(pl, 0x28, c->rx_octets);
-        sx2_cnt(pl, 0x30, c->tx_mcast);
-        sx2_cnt(pl, 0x38, c->tx_bcast);
-        sx2_cnt(pl, 0x40, c->rx_mcast);
-        sx2_cnt(pl, 0x48, c->rx_bcast);
-        sx2_cnt(pl, 0x60, c->rx_too_long);
-        break;
-    case SX2_PPCNT_RFC_2863:
-        sx2_cnt(pl, 0x00, c->rx_octets);
-        sx2_cnt(pl, 0x08, c->rx_ucast);
-        sx2_cnt(pl, 0x10, c->rx_discards);
-        sx2_cnt(pl, 0x18, c->rx_too_long);
-        sx2_cnt(pl, 0x28, c->tx_octets);
-        sx2_cnt(pl, 0x30, c->tx_ucast);
-        sx2_cnt(pl, 0x38, c->tx_discards);
-        sx2_cnt(pl, 0x48, c->rx_mcast);
-        sx2_cnt(pl, 0x50, c->rx_bcast);
-        sx2_cnt(pl, 0x58, c->tx_mcast);
-        sx2_cnt(pl, 0x60, c->tx_bcast);
-        break;
-    case SX2_PPCNT_RFC_2819:
-        sx2_cnt(pl, 0x00, c->rx_discards);
-        sx2_cnt(pl, 0x08, c->rx_octets);
-        sx2_cnt(pl, 0x10, c->rx_frames);
-        sx2_cnt(pl, 0x18, c->rx_bcast);
-        sx2_cnt(pl, 0x20, c->rx_mcast);
-        sx2_cnt(pl, 0x30, c->rx_undersize);
-        sx2_cnt(pl, 0x38, c->rx_too_long);
-        for (i = 0; i < ARRAY_SIZE(c->rx_hist); i++) {
-            sx2_cnt(pl, 0x58 + 8 * i, c->rx_hist[i]);
-        }
-        break;
-    case SX2_PPCNT_RFC_3635:
-        sx2_cnt(pl, 0x48, c->rx_too_long);  /* dot3StatsFrameTooLongs */
-        break;
-    case SX2_PPCNT_EXT:
-    case SX2_PPCNT_DISCARD:
-        break;
-    case SX2_PPCNT_PRIO:
-    case SX2_PPCNT_TC:
-    case SX2_PPCNT_TC_CONG:
-        if (prio_tc > 7) {
+    if (all_groups) {
+        if (!write || !clr) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: group 63 (all "
+                          "groups) is only valid on Set() with clr\n");
             return BAD_PARAM;
         }
-        /* Untagged traffic of the slow path uses priority/TC 0 */
-        if (grp == SX2_PPCNT_PRIO && prio_tc == 0) {
-            sx2_cnt(pl, 0x00, c->rx_octets);
-            sx2_cnt(pl, 0x20, c->rx_frames);
-            sx2_cnt(pl, 0x28, c->tx_octets);
-            sx2_cnt(pl, 0x48, c->tx_frames);
+    } else {
+        slot = sx2_ppcnt_slot(grp);
+        if (slot < 0) {
+            qemu_log_mask(grp == 0x8 || grp == 0x12 ? LOG_UNIMP
+                                                    : LOG_GUEST_ERROR,
+                          "switchx2: PPCNT: group 0x%x is not "
+                          "implemented\n", grp);
+            return BAD_PARAM;
         }
-        break;
-    default:
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: group 0x%x\n", grp);
-        return BAD_PARAM;
+        if (sx2_ppcnt_per_prio(grp) ? prio_tc > 7 : prio_tc != 0) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: group 0x%x "
+                          "prio_tc %u\n", grp, prio_tc);
+            return BAD_PARAM;
+        }
     }
-    if (sx2_fget(pl, SX2_REG_PPCNT_CLR) && lp != SX2_CPU_PORT) {
-        memset(&s->fp[lp].cnt, 0, sizeof(s->fp[lp].cnt));
+    if (all_ports) {
+        if (!write) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: local port 255 "
+                          "(all ports) is only valid on Set()\n");
+            return BAD_PARAM;
+        }
+        if (swid >= SX2_NUM_SWIDS && swid != SX2_PPCNT_SWID_ALL) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: swid %u\n",
+                          swid);
+            return BAD_PARAM;
+        }
+    } else {
+        if (lp > s->num_ports) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: local port "
+                          "%u\n", lp);
+            return BAD_PARAM;
+        }
+        if (swid == SX2_PPCNT_SWID_ALL) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: swid 255 (all "
+                          "partitions) is only valid with local port "
+                          "255\n");
+            return BAD_PARAM;
+        }
+    }
+
+    memset(pl + SX2_PPCNT_CNT_OFF, 0, SX2_REG_PPCNT_LEN - SX2_PPCNT_CNT_OFF);
+    if (!all_ports && !all_groups && lp != SX2_CPU_PORT) {
+        SX2Port *p = &s->fp[lp];
+        bool cleared = !sx2_ppcnt_per_prio(grp) || prio_tc == 0;
+
+        sx2_ppcnt_raw(&p->cnt, grp, prio_tc, v);
+        for (i = 0; i < SX2_PPCNT_COUNTERS; i++) {
+            sx2_set64(pl, SX2_PPCNT_CNT_OFF + 8 * i,
+                      v[i] - (cleared ? p->ppcnt_base[slot][i] : 0));
+        }
+    }
+    if (!clr || (!all_groups && sx2_ppcnt_per_prio(grp) && prio_tc != 0)) {
+        return OK;
+    }
+    for (port = 1; port <= s->num_ports; port++) {
+        SX2Port *p = &s->fp[port];
+
+        if (all_ports ? (swid != SX2_PPCNT_SWID_ALL && p->swid != swid)
+                      : port != lp) {
+            continue;
+        }
+        for (i = 0; i < SX2_PPCNT_SLOTS; i++) {
+            if (all_groups || (int)i == slot) {
+                sx2_ppcnt_clear(p, i);
+            }
+        }
     }
     return OK;
 }

@@ -70,6 +70,14 @@ def smid(mid, ports, size=0x240):
     return bytes(p)
 
 
+def ppcnt_pl(lp, grp, clr=0, swid=0):
+    p = bytearray(lp_payload(0x100, lp))
+    fset(p, 0, 24, 8, swid)
+    fset(p, 0, 0, 6, grp)
+    fset(p, 4, 31, 1, clr)
+    return bytes(p)
+
+
 def sfn_query():
     p = bytearray(0x410)
     fset(p, 4, 0, 8, 64)
@@ -149,6 +157,11 @@ SEEDS = {
                    reg(0x5006, paos(1, True), write=True, emad=True),
                    rx(0, BCAST_A)],
     'ppcnt': [rx(0, BCAST_A), reg(0x5008, lp_payload(0x100, 1), emad=True)],
+    'ppcnt-clear': [rx(0, BCAST_A),
+                    reg(0x5008, ppcnt_pl(1, 0, clr=1), emad=True),
+                    reg(0x5008, ppcnt_pl(255, 63, clr=1, swid=255),
+                        write=True),
+                    reg(0x5008, ppcnt_pl(1, 2), emad=True)],
     'smid': [reg(0x2007, smid(0xD000, [0], 0x420), write=True),
              reg(0x2007, smid(3, [1, 2]), write=True, emad=True),
              reg(0x2007, smid(0xD000, []), emad=True)],

@@ -2149,9 +2149,10 @@ def query_ports_check(ports):
           c1['rx-unicast'] == 0 and c1['rx-discards'] == 1 and
           c1['tx-frames'] == 0 and c2['tx-frames'] == 2 and
           c2['tx-broadcast'] == 2 and c2['rx-frames'] == 0 and
-          c2['tx-octets'] == 2 * 60 and c1['rx-octets'] == 60 + 64,
+          c2['tx-octets'] == 2 * 64 and c1['rx-octets'] == 64 + 68,
           'query-switchx2 counters: port 1 rx 2 broadcasts (one not '
-          'taken by the CPU: rx-discards 1), port 2 tx 2 (%s / %s)' %
+          'taken by the CPU: rx-discards 1), port 2 tx 2; octets with the '
+          'FCS (%s / %s)' %
           ({k: v for k, v in c1.items() if v}, {k: v for k, v in c2.items()
                                                 if v}))
 
@@ -2560,10 +2561,118 @@ def learn_main():
     q.quit()
 
 
+def ppcnt(q, lp, grp, write=False, clr=0, prio=0, swid=0, pnat=0, lp_gl=0):
+    """PPCNT: (EMAD status, the 31 counters)."""
+    p = bytearray(0x100)
+    fset(p, 0, 24, 8, swid)
+    fset(p, 0, 16, 8, lp)
+    fset(p, 0, 14, 2, pnat)
+    fset(p, 0, 0, 6, grp)
+    fset(p, 4, 31, 1, clr)
+    fset(p, 4, 30, 1, lp_gl)
+    fset(p, 4, 0, 5, prio)
+    st, est, out = reg_cmd(q, 0x5008, p, write)
+    return est, [struct.unpack_from('>Q', out, 8 + 8 * i)[0]
+                 for i in range(31)]
+
+
+# PPCNT: what each group counts, and clearing one group
+def ppcnt_main():
+    socks, args = udp_netdevs(3)
+    q = QTest([QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
+               '-display', 'none', '-vga', 'none', '-nodefaults', '-m', '64M',
+               '-L', '/usr/share/seabios', '-L', '/usr/share/qemu'] + args +
+              ['-device', 'switchx2,id=sw,ports=4,port1=u1,port2=u2,'
+               'port3=u3'])
+    dev_setup(q, find_dev(q), BAR)
+    sts = learn_setup(q)
+    et = struct.pack('>H', 0x88b5)
+    f1 = b'\xff' * 6 + MAC_A + et + bytes(28)             # 42: padded
+    f2 = b'\xff' * 6 + MAC_A + et + bytes(1500)           # 1514
+    f3 = b'\xff' * 6 + MAC_A + b'\x81\x00\x00\x01' + et + bytes(1500)
+    f4 = b'\xff' * 6 + MAC_A + et + bytes(1586)           # 1600 > MTU
+    f5 = bytes(10)                                        # a runt
+    got = [udp_inject(q, socks, 1, f) for f in (f1, f2, f3, f4, f5)]
+    check(sts == [0] * len(sts) and got == [[2, 3]] * 3 + [[], []],
+          'PPCNT: 42, 1514 and tagged 1518 byte broadcasts flood, a 1600 '
+          'byte frame (MTU 1522) and a 10 byte runt do not (%s)' % got)
+
+    def c(v, off):
+        return v[off // 8]
+
+    st, v = ppcnt(q, 1, 0x0)
+    check(st == 0 and [c(v, o) for o in (0x00, 0x08, 0x28, 0x48, 0x60)] ==
+          [0, 3, 46 + 1500 + 1500, 3, 1],
+          'PPCNT IEEE 802.3 port 1: 3 frames received OK, aOctetsReceivedOK '
+          '= data and padding only (46 + 1500 + 1500), 3 broadcasts, 1 '
+          'frame too long (%s)' % [c(v, o) for o in (0, 8, 0x28, 0x48, 0x60)])
+    st, v = ppcnt(q, 1, 0x1)
+    check(st == 0 and [c(v, o) for o in (0x00, 0x08, 0x10, 0x18, 0x50)] ==
+          [64 + 1518 + 1522, 0, 0, 2, 3],
+          'PPCNT RFC 2863 port 1: ifInOctets with header and FCS (64 + 1518 '
+          '+ 1522), ifInErrors 2 (too long, runt), 3 broadcasts (%s)' %
+          [c(v, o) for o in (0, 8, 0x10, 0x18, 0x50)])
+    st, v = ppcnt(q, 1, 0x2)
+    want = [0, 64 + 1518 + 1522 + 1604 + 14, 5, 3, 0, 1, 2]
+    got = [c(v, o) for o in (0x00, 0x08, 0x10, 0x18, 0x20, 0x30, 0x38)]
+    hist = [c(v, 0x58 + 8 * i) for i in range(10)]
+    check(st == 0 and got == want and hist == [1, 0, 0, 0, 0, 1, 2, 0, 0, 0],
+          'PPCNT RFC 2819 port 1: octets and packets of every frame, bad '
+          'ones included, with FCS; 1 undersize, 2 oversize (> 1518), '
+          'histogram 64: 1, 1024-1518: 1, 1519-2047: 2; no drop events '
+          '(%s, %s)' % (got, hist))
+    st, v = ppcnt(q, 1, 0x3)
+    check(st == 0 and c(v, 0x50) == 1 and c(v, 0x48) == 0,
+          'PPCNT RFC 3635 port 1: dot3StatsFrameTooLongs (0x50) 1')
+    st, v = ppcnt(q, 2, 0x0)
+    st2, v2 = ppcnt(q, 2, 0x1)
+    check(st == st2 == 0 and [c(v, 0x00), c(v, 0x20), c(v, 0x38)] ==
+          [3, 46 + 1500 + 1500, 3] and c(v2, 0x28) == 64 + 1518 + 1518,
+          'PPCNT port 2 tx: 3 frames, aOctetsTransmittedOK 3046 (the tag '
+          'stripped, the short frame padded), ifOutOctets with FCS 3100')
+
+    # clr resets the group asked for, and only it
+    st, v = ppcnt(q, 1, 0x0, clr=1)
+    st2, v2 = ppcnt(q, 1, 0x0)
+    st3, v3 = ppcnt(q, 1, 0x1)
+    check(st == st2 == st3 == 0 and c(v, 0x08) == 3 and c(v2, 0x08) == 0 and
+          c(v2, 0x28) == 0 and c(v3, 0x00) == 3104,
+          'PPCNT Get IEEE 802.3 with clr: answers 3 frames, then reads 0; '
+          'RFC 2863 still reads 3104 octets')
+    udp_inject(q, socks, 1, f1)
+    check(c(ppcnt(q, 1, 0x0)[1], 0x08) == 1 and
+          c(ppcnt(q, 1, 0x1)[1], 0x00) == 3104 + 64,
+          'PPCNT after the clear: IEEE counts from 0, RFC 2863 goes on')
+    st = ppcnt(q, 255, 0x1, write=True, clr=1, swid=255)[0]
+    check(st == 0 and c(ppcnt(q, 1, 0x1)[1], 0x00) == 0 and
+          c(ppcnt(q, 2, 0x1)[1], 0x28) == 0 and
+          c(ppcnt(q, 2, 0x0)[1], 0x00) == 4,
+          'PPCNT Set local port 255 (all ports) swid 255 clr RFC 2863: '
+          'cleared on ports 1 and 2; port 2 IEEE 802.3 still 4 frames')
+    st = ppcnt(q, 2, 63, write=True, clr=1)[0]
+    check(st == 0 and c(ppcnt(q, 2, 0x0)[1], 0x00) == 0 and
+          c(ppcnt(q, 1, 0x2)[1], 0x10) == 6,
+          'PPCNT Set group 63 (all groups) clr on port 2: its IEEE 802.3 '
+          'reads 0; port 1\'s RFC 2819 still 6 packets')
+    bad = [ppcnt(q, 255, 0x0)[0], ppcnt(q, 1, 63)[0],
+           ppcnt(q, 1, 63, write=True)[0], ppcnt(q, 1, 63, clr=1)[0],
+           ppcnt(q, 255, 0x0, write=True, clr=1, lp_gl=1)[0],
+           ppcnt(q, 1, 0x0, swid=255)[0], ppcnt(q, 1, 0x0, prio=1)[0],
+           ppcnt(q, 1, 0x0, pnat=1)[0], ppcnt(q, 1, 0x8)[0],
+           ppcnt(q, 1, 0x10, prio=8)[0]]
+    check(bad == [7] * 10,
+          'PPCNT -> bad parameter: Get of port 255 or group 63, group 63 '
+          'without clr or by Get, port 255 with v6.1 lp_gl 1, swid 255 for '
+          'one port, prio_tc 1 for a group not per priority, pnat 1, group '
+          '0x8, priority 8 (%s)' % bad)
+    q.quit()
+
+
 main()
 l2_main()
 query_main()
 learn_main()
+ppcnt_main()
 storm_main()
 print('%d failure(s)' % FAIL)
 sys.exit(1 if FAIL else 0)
