@@ -1736,6 +1736,78 @@ def l2_main():
     got = inject(1, b'\xff' * 6 + MAC_A + payload)
     check(sorted(got) == [3], 'port 2 STP discarding for VID 1: not sent')
 
+    # Pipeline order: traps after VLAN filtering and STP, but for the
+    # link-local protocols (BPDUs, LACP, LLDP, EAPOL)
+    def hpkt_set(trap, action, group=1):
+        p = bytearray(0x10)
+        fset(p, 0, 20, 3, action)
+        fset(p, 0, 12, 6, group)
+        fset(p, 0, 0, 10, trap)
+        return reg(0x7003, p, True)[0]
+
+    sts = [hpkt_set(t, 1) for t in (0x10, 0x13, 0x15, 0x19)]
+    MAC_L, MAC_M, MAC_N = (bytes.fromhex('0200000000%02x' % i)
+                           for i in (0x41, 0x42, 0x43))
+    bpdu = bytes.fromhex('0180c2000000') + MAC_M + b'\x00\x26' + \
+        b'\x42\x42\x03' + bytes(43)
+    lldp = bytes.fromhex('0180c200000e') + MAC_M + b'\x88\xcc' + bytes(46)
+    mvrp = bytes.fromhex('0180c2000021') + MAC_M + b'\x88\xf5' + bytes(46)
+
+    def dhcp(src, vid=None):
+        udp = struct.pack('>HHHH', 68, 67, 8 + 18, 0) + bytes(18)
+        ip = b'\x45\x00' + struct.pack('>H', 20 + len(udp)) + bytes(4) + \
+            b'\x40\x11\x00\x00' + bytes(4) + b'\xff' * 4 + udp
+        tag = b'' if vid is None else b'\x81\x00' + struct.pack('>H', vid)
+        return b'\xff' * 6 + src + tag + b'\x08\x00' + ip
+
+    sfn_read(q)
+    cpu_rx()
+    res = {}
+    for name, frame in (('bpdu', bpdu), ('lldp', lldp), ('mvrp', mvrp),
+                        ('dhcp', dhcp(MAC_M))):
+        got = inject(2, frame)
+        res[name] = (sorted(got), [x[:2] for x in cpu_rx()])
+    recs = sfn_read(q)[1]
+    check(sts == [0] * 4 and res == {'bpdu': ([], [(2, 0x10)]),
+                                     'lldp': ([], [(2, 0x13)]),
+                                     'mvrp': ([], []), 'dhcp': ([], [])} and
+          recs == [],
+          'port 2 STP discarding: its BPDU and LLDP reach the CPU (trap '
+          '0x10, 0x13), its MVRP and DHCP do not; none is learned (%s)' %
+          res)
+    bpdu1 = bytes.fromhex('0180c2000000') + MAC_N + bpdu[12:]
+    got = inject(1, bpdu1)
+    rx1 = [x[:2] for x in cpu_rx()]
+    recs = sfn_read(q)[1]
+    check(got == {} and rx1 == [(1, 0x10)] and recs == [(5, MAC_N, 1, 1)],
+          'a BPDU from port 1 (forwarding, learning): trapped and its '
+          'source learned (%s, %s)' % (rx1, recs))
+    got = inject(1, dhcp(MAC_L, vid=100))
+    rx1 = cpu_rx()
+    got2 = inject(1, dhcp(MAC_L))
+    rx2 = [x[:2] for x in cpu_rx()]
+    recs = sfn_read(q)[1]
+    check(got == {} and rx1 == [] and got2 == {} and rx2 == [(1, 0x19)] and
+          recs == [(5, MAC_L, 1, 1)],
+          'DHCP in VID 100 (port 1 no member) is dropped before the trap; '
+          'in VID 1 it is trapped (0x19) and its source learned (%s, %s)'
+          % (rx2, recs))
+    hpkt_set(0x19, 2)
+    got = inject(1, dhcp(MAC_L))
+    rx1 = [x[:2] for x in cpu_rx()]
+    hpkt_set(0x19, 4)
+    got2 = inject(1, dhcp(MAC_L))
+    rx2 = cpu_rx()
+    hpkt_set(0x19, 0)
+    got3 = inject(1, dhcp(MAC_L))
+    rx3 = cpu_rx()
+    check(sorted(got) == [3] and rx1 == [(1, 0x19)] and got2 == {} and
+          rx2 == [] and sorted(got3) == [3] and rx3 == [],
+          'HPKT DHCP mirror (2): the CPU and port 3 get it; soft discard '
+          '(4): nobody; forward (0): switched only (%s, %s, %s)' %
+          (sorted(got), sorted(got2), sorted(got3)))
+    sfd_write(q, 2, [(MAC_L, 1, 0)])
+
     # A new flood-table layout starts the tables over
     check(profile(1, 3, swids=((0, 2), (1, 1))) == 0,
           'CONFIG_PROFILE adds swid 1 (InfiniBand)')
