@@ -1360,7 +1360,8 @@ def l2_main():
     check(svfa(10, 10, lp=3)[0] == 7,
           'SVFA local_port 3 (reserved for 802.1Q FIDs) -> bad parameter')
     check(svfa(10, 4096)[0] == 7 and svfa(11, 7)[0] == 7,
-          'SVFA VID 10 -> FID 4096, VID 11 -> FID 7 -> bad parameter')
+          'SVFA VID 10 -> FID 4096, VID 11 -> FID 7 (shared learning: '
+          'undocumented) -> bad parameter')
 
     # SVPE: no virtual ports
     est, _ = reg(0x201E, lp_pl(4, 3), True)
@@ -1484,7 +1485,8 @@ def l2_main():
     check(sfd_one(policy=1) == (0, 1, False),
           'SFD policy 1 (dynamic MLAG) -> stops, num_rec 1')
     check(sfd_one(policy=2) == (0, 1, False),
-          'SFD policy 2 (reserved) -> stops, num_rec 1')
+          'SFD policy 2 (not in the enum, semantics undocumented) -> '
+          'stops, num_rec 1')
     check(sfd_one(set_vid=True) == (0, 1, False),
           'SFD set_vid 1 -> stops, num_rec 1')
     check(sfd_one(action=1) == (0, 1, False) and
