@@ -257,7 +257,8 @@ typedef struct SX2Port {
 typedef struct SX2TrapGroup {
     bool valid;
     uint8_t swid;
-    uint8_t pid;                /* policer: pide, hence pid, is unused */
+    bool pide;                  /* police with policer pid */
+    uint8_t pid;
     uint8_t priority;           /* ignored by SwitchX-2 */
     uint8_t cpu_tclass;
     uint8_t rdq;
@@ -268,6 +269,19 @@ typedef struct SX2Trap {
     uint8_t action;
     uint8_t group;
 } SX2Trap;
+
+/* A trap group policer (QPCR), a token bucket in QEMU_CLOCK_VIRTUAL */
+typedef struct SX2Policer {
+    bool set;                   /* configured by QPCR since the reset */
+    bool bytes;                 /* limits bits, else packets */
+    uint8_t ir_units;
+    uint8_t cbs;
+    uint8_t violate_action;
+    uint32_t cir;
+    uint64_t violate_count;
+    double tokens;              /* packets or bits in the bucket */
+    int64_t last;               /* ns the bucket was last filled at */
+} SX2Policer;
 
 /* SFGC: the flood table one packet type uses (802.1Q FIDs only) */
 typedef struct SX2FloodCfg {
@@ -376,6 +390,7 @@ struct SwitchX2State {
     bool sgcr_llb;
     uint8_t spad_mac[6];
     SX2TrapGroup htgt[SX2_TRAP_GROUPS];
+    SX2Policer policer[SX2_NUM_POLICERS];
     SX2Trap hpkt[SX2_TRAP_ID_MAX];
     SX2FloodCfg sfgc[SX2_SFGC_TYPE_MAX];
     /* Flood tables (SFTR), numbered per kind as the profile provisions */
@@ -500,6 +515,14 @@ void sx2_smid_resize(SwitchX2State *s, unsigned count);
 SX2PortSet *sx2_smid_entry(SwitchX2State *s, unsigned mid);
 const char *sx2_reg_name(uint16_t id);
 void sx2_reg_reset(SwitchX2State *s);
+
+/* switchx2_policer.c */
+void sx2_policer_reset(SwitchX2State *s);
+bool sx2_policer_usable(SwitchX2State *s, unsigned pid);
+bool sx2_policer_admit(SwitchX2State *s, unsigned pid, size_t len);
+double sx2_policer_rate(const SX2Policer *p);
+double sx2_policer_burst(const SX2Policer *p);
+uint8_t sx2_reg_qpcr(SwitchX2State *s, uint8_t *pl, bool write);
 
 /* switchx2_fdb.c */
 void sx2_fdb_init(SwitchX2State *s);

@@ -94,6 +94,10 @@ bool sx2_cpu_trap(SwitchX2State *s, uint16_t trap_id, uint16_t sys_port,
         trace_switchx2_rx_drop(sys_port, trap_id, "trap group not set up");
         return sx2_cpu_trap_dropped(s, trap_id);
     }
+    if (g->pide && !sx2_policer_admit(s, g->pid, len)) {
+        trace_switchx2_rx_drop(sys_port, trap_id, "trap group policer");
+        return sx2_cpu_trap_dropped(s, trap_id);
+    }
     if (!sx2_rdq_deliver(s, g->rdq, sys_port, trap_id, buf, len)) {
         return sx2_cpu_trap_dropped(s, trap_id);
     }

@@ -108,6 +108,23 @@ static void sx2_hmp_cpu(Monitor *mon, SwitchX2CpuCounters *c)
     }
 }
 
+static void sx2_hmp_policers(Monitor *mon, SwitchX2PolicerList *l)
+{
+    for (; l; l = l->next) {
+        SwitchX2Policer *p = l->value;
+        uint8List *g;
+
+        monitor_printf(mon, "    policer %u: %" PRIu64 " %s/s, burst %"
+                       PRIu64 ", %" PRIu64 " dropped, trap groups:", p->pid,
+                       p->rate, p->bytes ? "bit" : "packet", p->burst,
+                       p->violate_count);
+        for (g = p->trap_groups; g; g = g->next) {
+            monitor_printf(mon, " %u", g->value);
+        }
+        monitor_printf(mon, "%s\n", p->trap_groups ? "" : " none");
+    }
+}
+
 static void sx2_hmp_profile(Monitor *mon, SwitchX2Profile *p)
 {
     SwitchX2SwidList *l;
@@ -248,6 +265,7 @@ static void sx2_hmp_device(Monitor *mon, SwitchX2Info *info)
                    info->fw_version, info->psid);
     sx2_hmp_profile(mon, info->profile);
     sx2_hmp_cpu(mon, info->cpu);
+    sx2_hmp_policers(mon, info->policers);
     sx2_hmp_ports(mon, info->ports);
     sx2_hmp_fdb(mon, info);
 }

@@ -840,6 +840,43 @@ enum {
 #define SX2_REG_PSPA_LP_MSB             0x00, 0, 2
 #define SX2_REG_PSPA_SUB_PORT           0x00, 8, 8
 
+/* QoS policer configuration: trap group (CPU) policers */
+#define SX2_REG_QPCR_ID                 0x4004
+#define SX2_REG_QPCR_LEN                0x28
+#define SX2_REG_QPCR_G                  0x00, 14, 2
+#define SX2_REG_QPCR_PID                0x00, 0, 14
+#define SX2_REG_QPCR_CLEAR_COUNTER      0x04, 31, 1
+#define SX2_REG_QPCR_COLOR_AWARE        0x04, 15, 1
+#define SX2_REG_QPCR_BYTES              0x04, 14, 1
+#define SX2_REG_QPCR_IR_UNITS           0x04, 12, 1
+#define SX2_REG_QPCR_RATE_TYPE          0x04, 8, 2
+#define SX2_REG_QPCR_CBS                0x08, 24, 6
+#define SX2_REG_QPCR_CIR                0x0C, 0, 32
+#define SX2_REG_QPCR_EIR                0x10, 0, 32
+#define SX2_REG_QPCR_EXCEED_ACTION      0x14, 0, 4
+#define SX2_REG_QPCR_VIOLATE_ACTION     0x18, 0, 4
+#define SX2_REG_QPCR_VIOLATE_COUNT_OFF  0x20    /* 64 bit */
+#define SX2_QPCR_G_GLOBAL               2
+#define SX2_QPCR_G_STORM_CONTROL        3
+#define SX2_QPCR_IR_UNITS_M             0       /* 10^6 */
+#define SX2_QPCR_IR_UNITS_K             1       /* 10^3 */
+#define SX2_QPCR_RATE_TYPE_SINGLE       1
+#define SX2_QPCR_RATE_TYPE_DOUBLE       2
+#define SX2_QPCR_ACTION_DISCARD         1
+#define SX2_QPCR_ACTION_FORWARD         2       /* red: dropped to the CPU */
+/* Limits (reg.h v5.10; bytes: Spectrum-1's) */
+#define SX2_QPCR_CIR_PKTS_MIN           1
+#define SX2_QPCR_CIR_PKTS_MAX           2000000000u
+#define SX2_QPCR_CBS_PKTS_MIN           4
+#define SX2_QPCR_CBS_PKTS_MAX           24
+#define SX2_QPCR_CIR_BITS_MIN           1024ull
+#define SX2_QPCR_CIR_BITS_MAX           2000000000000ull
+#define SX2_QPCR_CBS_BITS_MIN           4
+#define SX2_QPCR_CBS_BITS_MAX           25
+#define SX2_QPCR_CBS_BITS_UNIT          512     /* bits per 2^cbs */
+/* Policers the model has (silent for SwitchX-2): pid 0..15 */
+#define SX2_NUM_POLICERS                16
+
 #define SX2_REG_HTGT_ID                 0x7002
 #define SX2_REG_HTGT_LEN                0x20
 #define SX2_REG_HTGT_SWID               0x00, 24, 8

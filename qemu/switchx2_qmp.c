@@ -371,6 +371,42 @@ static SwitchX2CpuCounters *sx2_qmp_cpu(SwitchX2State *s)
 }
 
 /*
+ * Trap group policers
+ */
+static SwitchX2PolicerList *sx2_qmp_policers(SwitchX2State *s)
+{
+    SwitchX2PolicerList *list = NULL, **tail = &list;
+    unsigned pid, g;
+
+    for (pid = 0; pid < SX2_NUM_POLICERS; pid++) {
+        const SX2Policer *p = &s->policer[pid];
+        SwitchX2Policer *q;
+        uint8List **gtail;
+
+        if (!p->set) {
+            continue;
+        }
+        q = g_new0(SwitchX2Policer, 1);
+        q->pid = pid;
+        q->bytes = p->bytes;
+        q->cir = p->cir;
+        q->ir_units = p->ir_units;
+        q->cbs = p->cbs;
+        q->rate = sx2_policer_rate(p);
+        q->burst = sx2_policer_burst(p);
+        q->violate_count = p->violate_count;
+        gtail = &q->trap_groups;
+        for (g = 0; g < SX2_TRAP_GROUPS; g++) {
+            if (s->htgt[g].valid && s->htgt[g].pide && s->htgt[g].pid == pid) {
+                QAPI_LIST_APPEND(gtail, g);
+            }
+        }
+        QAPI_LIST_APPEND(tail, q);
+    }
+    return list;
+}
+
+/*
  * The device
  */
 static SwitchX2Profile *sx2_qmp_profile(SwitchX2State *s)
@@ -427,6 +463,7 @@ static SwitchX2Info *sx2_qmp_info(SwitchX2State *s)
     q->age_time = s->age_time;
     q->profile = sx2_qmp_profile(s);
     q->cpu = sx2_qmp_cpu(s);
+    q->policers = sx2_qmp_policers(s);
     for (i = 1; i <= s->num_ports && i <= SX2_MAX_PORTS; i++) {
         QAPI_LIST_APPEND(tail, sx2_qmp_port(&s->fp[i]));
     }

@@ -922,9 +922,12 @@ static uint8_t sx2_reg_htgt(SwitchX2State *s, uint8_t *pl, bool write)
                           sx2_fget(pl, SX2_REG_HTGT_MIRRORING_AGENT));
             return BAD_PARAM;
         }
-        if (sx2_fget(pl, SX2_REG_HTGT_PIDE)) {
-            qemu_log_mask(LOG_UNIMP, "switchx2: HTGT: pide 1: policers are "
-                          "not implemented\n");
+        if (sx2_fget(pl, SX2_REG_HTGT_PIDE) &&
+            !sx2_policer_usable(s, sx2_fget(pl, SX2_REG_HTGT_PID))) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: HTGT: group %u pid %u: "
+                          "no such policer configured (QPCR, 0..%u)\n", g,
+                          sx2_fget(pl, SX2_REG_HTGT_PID),
+                          SX2_NUM_POLICERS - 1);
             return BAD_PARAM;
         }
         if (rdq >= SX2_NUM_RDQS) {
@@ -934,6 +937,7 @@ static uint8_t sx2_reg_htgt(SwitchX2State *s, uint8_t *pl, bool write)
         }
         t->valid = true;
         t->swid = sx2_fget(pl, SX2_REG_HTGT_SWID);
+        t->pide = sx2_fget(pl, SX2_REG_HTGT_PIDE);
         t->pid = sx2_fget(pl, SX2_REG_HTGT_PID);
         /* Stored and echoed; SwitchX-2 orders by trap group instead */
         t->priority = sx2_fget(pl, SX2_REG_HTGT_PRIORITY);
@@ -942,7 +946,7 @@ static uint8_t sx2_reg_htgt(SwitchX2State *s, uint8_t *pl, bool write)
     }
     sx2_fset(pl, SX2_REG_HTGT_SWID, t->swid);
     sx2_fset(pl, SX2_REG_HTGT_TYPE, SX2_HTGT_PATH_LOCAL);
-    sx2_fset(pl, SX2_REG_HTGT_PIDE, 0);
+    sx2_fset(pl, SX2_REG_HTGT_PIDE, t->pide);
     sx2_fset(pl, SX2_REG_HTGT_PID, t->pid);
     sx2_fset(pl, SX2_REG_HTGT_MIRROR_ACTION, 0);
     sx2_fset(pl, SX2_REG_HTGT_MIRRORING_AGENT, 0);
@@ -1092,6 +1096,7 @@ static const SX2RegInfo sx2_regs[] = {
     { SX2_REG_PPCNT_ID, SX2_REG_PPCNT_LEN, "PPCNT", sx2_reg_ppcnt },
     { SX2_REG_PLIB_ID,  SX2_REG_PLIB_LEN,  "PLIB",  sx2_reg_plib },
     { SX2_REG_PSPA_ID,  SX2_REG_PSPA_LEN,  "PSPA",  sx2_reg_pspa },
+    { SX2_REG_QPCR_ID,  SX2_REG_QPCR_LEN,  "QPCR",  sx2_reg_qpcr },
     { SX2_REG_HTGT_ID,  SX2_REG_HTGT_LEN,  "HTGT",  sx2_reg_htgt },
     { SX2_REG_HPKT_ID,  SX2_REG_HPKT_LEN,  "HPKT",  sx2_reg_hpkt },
     { SX2_REG_MGIR_ID,  SX2_REG_MGIR_LEN,  "MGIR",  sx2_reg_mgir },
@@ -1141,6 +1146,7 @@ void sx2_reg_reset(SwitchX2State *s)
     s->sgcr_llb = false;
     memcpy(s->spad_mac, s->base_mac.a, 6);
     memset(s->htgt, 0, sizeof(s->htgt));
+    sx2_policer_reset(s);
     /* Until the driver retargets it, the EMAD group lands on RDQ 0 */
     s->htgt[0].valid = true;
     for (i = 0; i < SX2_TRAP_ID_MAX; i++) {

@@ -78,6 +78,27 @@ def ppcnt_pl(lp, grp, clr=0, swid=0):
     return bytes(p)
 
 
+def qpcr(pid, cir, cbs, byts=0):
+    p = bytearray(0x28)
+    fset(p, 0, 14, 2, 2)
+    fset(p, 0, 0, 14, pid)
+    fset(p, 4, 14, 1, byts)
+    fset(p, 4, 8, 2, 1)
+    fset(p, 8, 24, 6, cbs)
+    fset(p, 0xC, 0, 32, cir)
+    fset(p, 0x18, 0, 4, 1)
+    return bytes(p)
+
+
+def htgt_policed(group, rdq, pid):
+    p = bytearray(0x20)
+    fset(p, 0, 0, 8, group)
+    fset(p, 4, 15, 1, 1)
+    fset(p, 4, 0, 8, pid)
+    fset(p, 0x10, 0, 6, rdq)
+    return bytes(p)
+
+
 def sfn_query():
     p = bytearray(0x410)
     fset(p, 4, 0, 8, 64)
@@ -162,6 +183,12 @@ SEEDS = {
                     reg(0x5008, ppcnt_pl(255, 63, clr=1, swid=255),
                         write=True),
                     reg(0x5008, ppcnt_pl(1, 2), emad=True)],
+    # A policer on the RX trap group, then a flood that reaches the CPU
+    'policer': [reg(0x4004, qpcr(1, 2, 4), write=True),
+                reg(0x7002, htgt_policed(1, 0x14, 1), write=True),
+                rx(0, BCAST_A), rx(1, BCAST_A), rx(2, BCAST_A),
+                op(CLOCK, ((2, 1), (600, 2))), rx(3, BCAST_A),
+                reg(0x4004, qpcr(1, 0, 0), emad=True)],
     'smid': [reg(0x2007, smid(0xD000, [0], 0x420), write=True),
              reg(0x2007, smid(3, [1, 2]), write=True, emad=True),
              reg(0x2007, smid(0xD000, []), emad=True)],

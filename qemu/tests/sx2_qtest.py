@@ -666,7 +666,8 @@ def main():
     regs = [0x2000, 0x2002, 0x2008, 0x200D, 0x2011, 0x2012, 0x2018, 0x5002,
             0x5003, 0x5004, 0x5005, 0x5006, 0x5008, 0x500A, 0x500D, 0x7002,
             0x7003, 0x9020, 0x9100, 0x2009, 0x200A, 0x200B, 0x200E, 0x200F,
-            0x2010, 0x2013, 0x201C, 0x201E, 0x201F, 0x2020, 0x2007]
+            0x2010, 0x2013, 0x201C, 0x201E, 0x201F, 0x2020, 0x2007,
+            0x4004]
     ops = [0x003, 0x004, 0x006, 0x013, 0x014, 0x015, 0x016, 0x017, 0x018,
            0x01E, 0x022, 0x040, 0x100, 0x101, 0x201, 0x202, 0xFFE, 0xFFF]
     # The fault knobs (but the command timeout) come and go meanwhile
@@ -1515,10 +1516,11 @@ def l2_main():
           'aged out after 10 s, SFN AGED_OUT_MAC %s' % recs)
 
     # HTGT / HPKT, and a CPU path: FDB_MC -> group 1 -> RDQ 0x14
-    def htgt(group, rdq, mirror=0, agent=0, pide=0):
+    def htgt(group, rdq, mirror=0, agent=0, pide=0, pid=0):
         p = bytearray(0x20)
         fset(p, 0, 0, 8, group)
         fset(p, 4, 15, 1, pide)
+        fset(p, 4, 0, 8, pid)
         fset(p, 8, 8, 2, mirror)
         fset(p, 8, 0, 3, agent)
         fset(p, 0x10, 0, 6, rdq)
@@ -1527,8 +1529,8 @@ def l2_main():
     check(htgt(1, 0x14, mirror=1) == 7 and htgt(1, 0x14, agent=2) == 7,
           'HTGT mirror_action / mirroring_agent (Spectrum-only) -> bad '
           'parameter')
-    check(htgt(1, 0x14, pide=1) == 7, 'HTGT pide 1 (no policers) -> bad '
-          'parameter')
+    check(htgt(1, 0x14, pide=1) == 7, 'HTGT pide 1 pid 0, a policer QPCR '
+          'never configured -> bad parameter')
     check(htgt(1, 0x14) == 0, 'HTGT group 1 -> RDQ 0x14')
     p = bytearray(0x10)
     fset(p, 0, 20, 3, 1)
@@ -1810,6 +1812,91 @@ def l2_main():
           (sorted(got), sorted(got2), sorted(got3)))
     sfd_write(q, 2, [(MAC_L, 1, 0)])
 
+    # Trap group policers: QPCR, HTGT pide/pid
+    def qpcr(pid, cir=200, cbs=4, byts=0, units=0, g=2, rt=1, va=1, ca=0,
+             clear=0, write=True):
+        p = bytearray(0x28)
+        fset(p, 0, 14, 2, g)
+        fset(p, 0, 0, 14, pid)
+        fset(p, 4, 31, 1, clear)
+        fset(p, 4, 15, 1, ca)
+        fset(p, 4, 14, 1, byts)
+        fset(p, 4, 12, 1, units)
+        fset(p, 4, 8, 2, rt)
+        fset(p, 8, 24, 6, cbs)
+        fset(p, 0xC, 0, 32, cir)
+        fset(p, 0x18, 0, 4, va)
+        est, out = reg(0x4004, p, write)
+        return (est, struct.unpack_from('>Q', out, 0x20)[0],
+                fget(out, 0xC, 0, 32), fget(out, 8, 24, 6))
+
+    bad = [qpcr(16)[0], qpcr(0, g=3)[0], qpcr(0, g=1)[0], qpcr(0, ca=1)[0],
+           qpcr(0, rt=2)[0], qpcr(0, va=0)[0], qpcr(0, cir=0)[0],
+           qpcr(0, cbs=3)[0], qpcr(0, cbs=25)[0],
+           qpcr(0, byts=1, cbs=26)[0], qpcr(0, byts=1, units=1, cir=1)[0]]
+    check(bad == [7] * 11,
+          'QPCR -> bad parameter: pid 16 (16 policers), g 3 (storm control) '
+          '/ 1, color aware, double rate, violate action 0, cir 0, packet '
+          'cbs 3 / 25, bit cbs 26, 1000 bit/s (%s)' % bad)
+    st = qpcr(3)[0]
+    q3 = qpcr(3, cir=0, cbs=0, write=False)
+    check(st == 0 and q3 == (0, 0, 200, 4) and
+          [htgt(1, 0x14, pide=1, pid=p) for p in (5, 16)] == [7, 7] and
+          htgt(1, 0x14, pide=1, pid=3) == 0,
+          'QPCR policer 3: 200 packets/s, burst 2^4; HTGT group 1 to '
+          'policer 5 (not configured) / 16 -> bad parameter, to 3 accepted')
+    p = bytearray(0x20)
+    fset(p, 0, 0, 8, 1)
+    out = reg(0x7002, p, False)[1]
+    bound = [qpcr(3, byts=1, units=0, cir=1, cbs=10)[0],
+             qpcr(3, va=2)[0], qpcr(3, cir=300)[0], qpcr(3)[0]]
+    check(fget(out, 4, 15, 1) == 1 and fget(out, 4, 0, 8) == 3 and
+          bound == [7, 7, 0, 0],
+          'HTGT reads pide 1 pid 3; policer 3 bound: bytes and '
+          'violate_action read only (bad parameter), cir may change (%s)' %
+          bound)
+    # Trapped frames over the rate are dropped and counted
+    sfd_write(q, 1, [(MAC_T, 1, 0, 0, 2)])
+    r.rdq_post(rdqn, 100)
+    cpu_rx()
+    ucast = MAC_T + MAC_B + payload
+    udp_send_many(q, socks, 1, [ucast] * 40)
+    n1 = len(cpu_rx())
+    v1 = qpcr(3, write=False)[1]
+    q.cmd('clock_step %d' % (100 * 10 ** 6))
+    udp_send_many(q, socks, 1, [ucast] * 20)
+    n2 = len(cpu_rx())
+    v2 = qpcr(3, write=False, clear=1)[1]
+    v3 = qpcr(3, write=False)[1]
+    check((n1, v1, n2, v2, v3) == (16, 24, 16, 28, 0),
+          'policer 3 (200/s, burst 16): 40 trapped frames at once: 16 reach '
+          'the CPU, 24 violate; 100 ms later 20 more: 16 pass (the bucket '
+          'refilled to its burst); query with clear_counter answers 28, then '
+          '0 (%s)' % [n1, v1, n2, v2, v3])
+    udp_send_many(q, socks, 1, [ucast] * 5)
+    v4 = qpcr(3, write=False)[1]
+    st = qpcr(3)[0]
+    udp_send_many(q, socks, 1, [ucast] * 5)
+    n5 = len(cpu_rx())
+    check(v4 == 5 and st == 0 and qpcr(3, write=False)[1] == 5 and n5 == 5,
+          'an empty bucket drops 5; a QPCR write keeps violate_count (5) and '
+          'fills the bucket: 5 more pass')
+    htgt(1, 0x14)
+    st = qpcr(4, byts=1, units=1, cir=64, cbs=4)[0]
+    htgt(1, 0x14, pide=1, pid=4)
+    udp_send_many(q, socks, 1, [ucast] * 20)
+    n6 = len(cpu_rx())
+    check(st == 0 and n6 == 16 and qpcr(4, write=False)[1] == 4,
+          'a bit policer, 64 kbit/s, burst 2^4 * 512 bits: 60-byte frames '
+          '(512 bits with FCS): 16 of 20 pass, 4 violate (%s)' % n6)
+    htgt(1, 0x14)
+    udp_send_many(q, socks, 1, [ucast] * 20)
+    n7 = len(cpu_rx())
+    check(n7 == 20 and qpcr(3, byts=1, units=1, cir=64, cbs=4)[0] == 0,
+          'HTGT pide 0 unbinds: all 20 reach the CPU; the unbound policer '
+          'may change to bytes')
+    sfd_write(q, 2, [(MAC_T, 1, 0)])
+
     # A new flood-table layout starts the tables over
     check(profile(1, 3, swids=((0, 2), (1, 1))) == 0,
           'CONFIG_PROFILE adds swid 1 (InfiniBand)')
@@ -1969,6 +2056,27 @@ def storm_main():
     st = exec_cmd(q, 0x100, opmod=1, in_mbox=profile_mbox(1, 0))[0]
     ests = [reg_cmd(q, 0x2012, sftr_pl(0, SINGLE_T, 0, 1, [1, 2]), True)[1],
             reg_cmd(q, 0x2011, sfgc_pl(0, SINGLE_T, 0), True)[1]]
+    # ... and the CPU in that flood table, FDB_MC in trap group 1, which
+    # a policer holds to 1024 packets/s, burst 512
+    qp = bytearray(0x28)
+    fset(qp, 0, 14, 2, 2)
+    fset(qp, 4, 8, 2, 1)
+    fset(qp, 8, 24, 6, 9)
+    fset(qp, 0xC, 0, 32, 1024)
+    fset(qp, 0x18, 0, 4, 1)
+    hg = bytearray(0x20)
+    fset(hg, 0, 0, 8, 1)
+    fset(hg, 4, 15, 1, 1)
+    fset(hg, 0x10, 0, 6, 0x14)
+    hp = bytearray(0x10)
+    fset(hp, 0, 20, 3, 1)
+    fset(hp, 0, 12, 6, 1)
+    fset(hp, 0, 0, 10, 0x01)
+    police = [reg_cmd(q, 0x2012, sftr_pl(0, SINGLE_T, 0, 1, [0], [0]),
+                      True)[1],
+              reg_cmd(q, 0x4004, qp, True)[1],
+              reg_cmd(q, 0x7002, hg, True)[1],
+              reg_cmd(q, 0x7003, hp, True)[1]]
     ests += [spms_vid1(q, lp, 3) for lp in (1, 2, 3, 4)]
     ests += [paos_set(q, lp, True) for lp in (1, 2, 3, 4)]
     opers = [paos_oper_of(q, lp) for lp in (1, 2, 3, 4)]
@@ -2009,6 +2117,20 @@ def storm_main():
           (rate, rate2, max(times) * 1000, sum(times) / len(times) * 1000))
     check(rate > 1000 and rate2 > 1000, 'storm: PPCNT rx keeps growing on '
           'both looped ports (%d, %d in 0.3 s)' % (rate, rate2))
+    info = qmp.cmd('query-switchx2', id='sx').get('return', [{}])[0]
+    pol = info.get('policers', [])
+    fdb_mc = [t for t in info.get('cpu', {}).get('traps', [])
+              if t['trap-id'] == 1]
+    tried = fdb_mc[0]['trapped'] + fdb_mc[0]['dropped'] if fdb_mc else 0
+    passed = tried - (pol[0]['violate-count'] if pol else 0)
+    check(police == [0] * 4 and len(pol) == 1 and pol[0]['pid'] == 0 and
+          pol[0]['rate'] == 1024 and pol[0]['burst'] == 512 and
+          pol[0]['trap-groups'] == [1] and pol[0]['violate-count'] > 1000
+          and passed <= 512,
+          'storm: the CPU, in the flood table, gets at most the policer\'s '
+          'burst (512) of %d flooded frames while virtual time stands '
+          'still; query-switchx2 policers: %s' %
+          (tried, [{k: v for k, v in x.items()} for x in pol]))
     check(ok and max(times) < 1.0, 'storm: QMP query-status answers within '
           '1 s while it storms (max %.1f ms)' % (max(times) * 1000))
     check(spms_vid1(q, 1, 1) == 0, 'storm: SPMS port 1 VID 1 discarding')
