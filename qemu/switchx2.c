@@ -82,13 +82,21 @@ static void sx2_soft_reset_bh(void *opaque)
 {
     SwitchX2State *s = opaque;
 
-    trace_switchx2_reset("software (MRSR)");
+    trace_switchx2_reset(s->reset_why ? s->reset_why : "software");
     sx2_state_reset(s);
 }
 
-void sx2_schedule_soft_reset(SwitchX2State *s)
+/*
+ * MRSR command 1 and the legacy SW_RESET bit: the same reset, in a
+ * bottom half, so that the answer to the MRSR write goes out first.
+ * Until it runs, commands answer RUNNING_RESET and doorbells and
+ * frames are ignored.  There is no readiness indication (FW_READY
+ * reads 0): drivers wait a fixed time, as upstream did.
+ */
+void sx2_schedule_soft_reset(SwitchX2State *s, const char *why)
 {
     s->reset_pending = true;
+    s->reset_why = why;
     qemu_bh_schedule(s->reset_bh);
 }
 
@@ -101,7 +109,7 @@ static uint64_t sx2_mmio_read(void *opaque, hwaddr addr, unsigned size)
     if (addr >= SX2_CIR_BASE && addr < SX2_CIR_END) {
         val = sx2_cir_read(s, addr);
     } else if (addr == SX2_FW_READY) {
-        val = s->reset_pending ? 0 : SX2_FW_READY_MAGIC;
+        val = 0;    /* no readiness indication on SwitchX-2 */
     } else if (addr == SX2_FRC_OFFSET || addr == SX2_FRC_OFFSET + 4) {
         ns = qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL);
         val = addr == SX2_FRC_OFFSET ? (uint32_t)(ns >> 32) : (uint32_t)ns;
@@ -147,6 +155,44 @@ static void sx2_mmio_write(void *opaque, hwaddr addr, uint64_t val,
                       "offset 0x%" HWADDR_PRIx "\n", val, addr);
     }
 }
+
+/* SW_RESET (BAR0 0xF0010): bit 0 resets the device, as MRSR does */
+static uint64_t sx2_sw_reset_read(void *opaque, hwaddr addr, unsigned size)
+{
+    trace_switchx2_mmio_read(SX2_SW_RESET + addr, 0);
+    return 0;
+}
+
+static void sx2_sw_reset_write(void *opaque, hwaddr addr, uint64_t val,
+                               unsigned size)
+{
+    SwitchX2State *s = opaque;
+
+    trace_switchx2_mmio_write(SX2_SW_RESET + addr, val);
+    if (val & ~(uint64_t)SX2_SW_RESET_RST_BIT) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SW_RESET: reserved bits "
+                      "0x%" PRIx64 " ignored\n",
+                      val & ~(uint64_t)SX2_SW_RESET_RST_BIT);
+    }
+    if (val & SX2_SW_RESET_RST_BIT) {
+        sx2_schedule_soft_reset(s, "software (SW_RESET)");
+    }
+}
+
+static const MemoryRegionOps sx2_sw_reset_ops = {
+    .read = sx2_sw_reset_read,
+    .write = sx2_sw_reset_write,
+    .endianness = DEVICE_BIG_ENDIAN,
+    .valid = {
+        .min_access_size = 4,
+        .max_access_size = 4,
+        .unaligned = false,
+    },
+    .impl = {
+        .min_access_size = 4,
+        .max_access_size = 4,
+    },
+};
 
 static const MemoryRegionOps sx2_mmio_ops = {
     .read = sx2_mmio_read,
@@ -233,6 +279,9 @@ static void sx2_realize(PCIDevice *pdev, Error **errp)
     memory_region_init_io(&s->mmio, OBJECT(s), &sx2_mmio_ops, s,
                           "switchx2-regs", SX2_MMIO_SIZE);
     memory_region_add_subregion(&s->bar0, 0, &s->mmio);
+    memory_region_init_io(&s->sw_reset, OBJECT(s), &sx2_sw_reset_ops, s,
+                          "switchx2-sw-reset", 4);
+    memory_region_add_subregion(&s->bar0, SX2_SW_RESET, &s->sw_reset);
     pci_register_bar(pdev, 0, PCI_BASE_ADDRESS_SPACE_MEMORY |
                      PCI_BASE_ADDRESS_MEM_TYPE_64, &s->bar0);
 
@@ -240,6 +289,7 @@ static void sx2_realize(PCIDevice *pdev, Error **errp)
                     &s->bar0, 0, SX2_MSIX_TABLE_OFFSET,
                     &s->bar0, 0, SX2_MSIX_PBA_OFFSET, 0, errp);
     if (ret) {
+        memory_region_del_subregion(&s->bar0, &s->sw_reset);
         memory_region_del_subregion(&s->bar0, &s->mmio);
         return;
     }
@@ -259,6 +309,7 @@ static void sx2_realize(PCIDevice *pdev, Error **errp)
         s->ft_vid = NULL;
         msix_vector_unuse(pdev, 0);
         msix_uninit(pdev, &s->bar0, &s->bar0);
+        memory_region_del_subregion(&s->bar0, &s->sw_reset);
         memory_region_del_subregion(&s->bar0, &s->mmio);
         return;
     }
@@ -284,9 +335,11 @@ static void sx2_exit(PCIDevice *pdev)
     sx2_fdb_fini(s);
     g_free(s->ft_vid);
     s->ft_vid = NULL;
+    sx2_smid_resize(s, 0);
     msix_vector_unuse(pdev, 0);
     msix_uninit(pdev, &s->bar0, &s->bar0);
-    /* A subregion holds a reference to its owner, us: drop it */
+    /* A subregion holds a reference to its owner, us: drop them */
+    memory_region_del_subregion(&s->bar0, &s->sw_reset);
     memory_region_del_subregion(&s->bar0, &s->mmio);
 }
 
@@ -353,6 +406,11 @@ static void sx2_instance_init(Object *obj)
     memcpy(s->base_mac.a, default_mac, sizeof(default_mac));
 }
 
+static void sx2_instance_finalize(Object *obj)
+{
+    sx2_fault_finalize(SWITCHX2(obj));
+}
+
 static void sx2_class_init(ObjectClass *klass, void *data)
 {
     DeviceClass *dc = DEVICE_CLASS(klass);
@@ -381,6 +439,7 @@ static const TypeInfo sx2_info = {
     .parent = TYPE_PCI_DEVICE,
     .instance_size = sizeof(SwitchX2State),
     .instance_init = sx2_instance_init,
+    .instance_finalize = sx2_instance_finalize,
     .class_init = sx2_class_init,
     .interfaces = (InterfaceInfo[]) {
         { INTERFACE_CONVENTIONAL_PCI_DEVICE },

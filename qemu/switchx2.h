@@ -105,25 +105,55 @@ typedef struct SX2EventQueue {
     bool int_msix;
 } SX2EventQueue;
 
-/* Port counters kept by the MAC; exported through PPCNT */
+/*
+ * Port counters kept by the MAC; PPCNT exports them per group.  Frames
+ * on the wire are at least 60 bytes plus a 4-byte FCS: QEMU hands over
+ * frames without FCS and often unpadded, so a short frame is counted as
+ * the padded frame the far end's MAC would have sent.  "Good" frames
+ * are those the MAC accepted (not too long, not shorter than a header).
+ */
 typedef struct SX2PortCounters {
-    uint64_t rx_frames;
-    uint64_t rx_octets;
-    uint64_t rx_ucast;
+    uint64_t rx_frames;         /* good frames */
+    uint64_t rx_octets;         /* good frames, header to FCS */
+    uint64_t rx_payload;        /* good frames, MAC client data and pad */
+    uint64_t rx_ucast;          /* good frames by destination */
     uint64_t rx_mcast;
     uint64_t rx_bcast;
     uint64_t rx_discards;       /* dropped after good reception */
     uint64_t rx_too_long;       /* larger than the port MTU */
-    uint64_t rx_undersize;
-    uint64_t rx_hist[10];       /* 64,65-127,...,8192-10239 */
+    uint64_t rx_undersize;      /* shorter than an Ethernet header */
+    uint64_t rx_security;       /* secure port: source on another port */
+    uint64_t rx_all_octets;     /* every frame, good or not, with FCS */
+    uint64_t rx_oversize;       /* every frame over 1518 octets with FCS */
+    uint64_t rx_hist[10];       /* every frame: 64,65-127,...,8192-10239 */
     uint64_t tx_frames;
-    uint64_t tx_octets;
+    uint64_t tx_octets;         /* header to FCS */
+    uint64_t tx_payload;        /* MAC client data and pad */
     uint64_t tx_ucast;
     uint64_t tx_mcast;
     uint64_t tx_bcast;
     uint64_t tx_discards;       /* link down, MTU, backend refused */
     uint64_t tx_too_long;
 } SX2PortCounters;
+
+/*
+ * PPCNT groups a clear can reset on its own: the groups with counters,
+ * for priority / traffic class 0 where the group is per priority or TC
+ * (the others read 0 and have nothing to clear).
+ */
+enum {
+    SX2_PPCNT_SLOT_IEEE_8023,
+    SX2_PPCNT_SLOT_RFC_2863,
+    SX2_PPCNT_SLOT_RFC_2819,
+    SX2_PPCNT_SLOT_RFC_3635,
+    SX2_PPCNT_SLOT_EXT,
+    SX2_PPCNT_SLOT_DISCARD,
+    SX2_PPCNT_SLOT_PRIO,
+    SX2_PPCNT_SLOT_TC,
+    SX2_PPCNT_SLOT_TC_CONG,
+    SX2_PPCNT_SLOTS
+};
+#define SX2_PPCNT_COUNTERS      31      /* 64-bit counters after 0x08 */
 
 /*
  * What the CPU port saw.  Not silicon counters: exported only to the
@@ -137,6 +167,9 @@ typedef struct SX2CpuCounters {
 } SX2CpuCounters;
 
 typedef struct SwitchX2State SwitchX2State;
+
+/* Registers the refuse-reg knob can name at once */
+#define SX2_REFUSE_REG_MAX  64
 
 /*
  * Fault injection knobs: a host-side test facility, not silicon
@@ -216,23 +249,39 @@ typedef struct SX2Port {
     uint64_t vlan_u[SX2_NUM_VIDS / 64];     /* egress untagged */
     uint64_t learn_vid[SX2_NUM_VIDS / 64];  /* SPVMLR learn_enable */
     SX2PortCounters cnt;
+    /* PPCNT: what each group read at its last clear */
+    uint64_t ppcnt_base[SX2_PPCNT_SLOTS][SX2_PPCNT_COUNTERS];
     bool far_end_forced_down;   /* we took the cable's far-end NIC down */
 } SX2Port;
 
 typedef struct SX2TrapGroup {
     bool valid;
     uint8_t swid;
-    uint8_t pid;                /* policer: pide, hence pid, is unused */
+    bool pide;                  /* police with policer pid */
+    uint8_t pid;
     uint8_t priority;           /* ignored by SwitchX-2 */
     uint8_t cpu_tclass;
     uint8_t rdq;
 } SX2TrapGroup;
 
 typedef struct SX2Trap {
+    bool set;                   /* written by HPKT since the reset */
     uint8_t action;
     uint8_t group;
-    bool ack;
 } SX2Trap;
+
+/* A trap group policer (QPCR), a token bucket in QEMU_CLOCK_VIRTUAL */
+typedef struct SX2Policer {
+    bool set;                   /* configured by QPCR since the reset */
+    bool bytes;                 /* limits bits, else packets */
+    uint8_t ir_units;
+    uint8_t cbs;
+    uint8_t violate_action;
+    uint32_t cir;
+    uint64_t violate_count;
+    double tokens;              /* packets or bits in the bucket */
+    int64_t last;               /* ns the bucket was last filled at */
+} SX2Policer;
 
 /* SFGC: the flood table one packet type uses (802.1Q FIDs only) */
 typedef struct SX2FloodCfg {
@@ -262,11 +311,24 @@ typedef struct SX2FdbEntry {
 
 /* One pending SFN record */
 typedef struct SX2FdbNotif {
+    uint64_t key;               /* MAC << 16 | FID */
     uint8_t type;
-    uint8_t mac[6];
-    uint16_t fid;
-    uint16_t system_port;
+    uint8_t local_port;         /* learning port, or the aged entry's */
+    uint16_t system_port;       /* as it was when the record was raised */
 } SX2FdbNotif;
+
+/*
+ * A LEARNED_MAC notification the driver has not answered yet (by an SFD
+ * edit or remove of its key).  While one is outstanding for a key, no
+ * other is raised for it; once popped by SFN and left unanswered for
+ * the ageing time, it expires and the next frame raises a new one.
+ */
+typedef struct SX2LearnPending {
+    uint64_t key;               /* hash key: MAC << 16 | FID */
+    uint8_t local_port;
+    bool queued;                /* still in the SFN queue */
+    int64_t since;              /* popped at (QEMU_CLOCK_VIRTUAL ns) */
+} SX2LearnPending;
 
 typedef struct SX2Profile {
     bool set;
@@ -284,6 +346,7 @@ struct SwitchX2State {
 
     MemoryRegion bar0;
     MemoryRegion mmio;
+    MemoryRegion sw_reset;      /* SW_RESET, beside the MSI-X table */
     QEMUBH *reset_bh;
 
     /* Properties */
@@ -299,6 +362,7 @@ struct SwitchX2State {
     uint16_t fw_subminor;
 
     bool reset_pending;
+    const char *reset_why;      /* what asked for the pending reset */
 
     /* Command interface registers */
     uint32_t cir_in_param_hi;
@@ -326,11 +390,16 @@ struct SwitchX2State {
     bool sgcr_llb;
     uint8_t spad_mac[6];
     SX2TrapGroup htgt[SX2_TRAP_GROUPS];
+    SX2Policer policer[SX2_NUM_POLICERS];
     SX2Trap hpkt[SX2_TRAP_ID_MAX];
     SX2FloodCfg sfgc[SX2_SFGC_TYPE_MAX];
     /* Flood tables (SFTR), numbered per kind as the profile provisions */
     SX2PortSet ft_single[SX2_MAX_FLOOD_TABLES];
     SX2PortSet *ft_vid;         /* [SX2_MAX_FLOOD_TABLES][SX2_FT_VID_ENTRIES] */
+    /* MID table (SMID): MIDs 0..smid_count-1 (profile max_mid) */
+    SX2PortSet *smid;
+    uint32_t smid_count;
+    SX2PortSet smid_flood;      /* SX2_MID_FLOOD */
 
     /* Filtering database, switchx2_fdb.c */
     SX2FdbEntry *fdb;           /* [fdb_size] */
@@ -344,7 +413,9 @@ struct SwitchX2State {
     SX2FdbNotif *sfn;           /* ring of SX2_SFN_QUEUE_SIZE */
     uint32_t sfn_head;
     uint32_t sfn_count;
-    uint64_t sfn_dropped;
+    uint64_t sfn_dropped;       /* LEARNED_MAC records not raised: full */
+    uint64_t age_deferred;      /* entries left to age later: queue full */
+    GHashTable *learn_pending;  /* key -> SX2LearnPending */
 
     SX2Port fp[SX2_MAX_PORTS + 1];
 
@@ -357,6 +428,9 @@ struct SwitchX2State {
 
     /* Fault injection, switchx2_fault.c */
     uint32_t fault[SX2_FAULT_MAX];
+    char *refuse_reg;           /* refuse-reg knob, normalized */
+    uint16_t refuse_ids[SX2_REFUSE_REG_MAX];
+    unsigned refuse_n;
     QEMUTimer *cmd_timer;       /* ends a command fault-cmd-timeout holds */
     QEMUTimer *emad_timer;      /* sends the delayed EMAD responses */
     QSIMPLEQ_HEAD(, SX2DelayedEmad) emad_delayed;
@@ -375,7 +449,7 @@ struct SwitchX2State {
 typedef void SX2GuardedFn(SwitchX2State *s, void *opaque);
 void sx2_run_guarded(SwitchX2State *s, SX2GuardedFn *fn, void *opaque);
 void sx2_irq_notify(SwitchX2State *s);
-void sx2_schedule_soft_reset(SwitchX2State *s);
+void sx2_schedule_soft_reset(SwitchX2State *s, const char *why);
 void sx2_state_reset(SwitchX2State *s);
 
 /* switchx2_fault.c */
@@ -386,6 +460,8 @@ void sx2_fault_reset(SwitchX2State *s);
 bool sx2_fault_take(SwitchX2State *s, SX2Fault f);
 bool sx2_fault_emad_selected(SwitchX2State *s, uint16_t reg_id);
 bool sx2_fault_link_held_down(SX2Port *p);
+bool sx2_fault_reg_refused(SwitchX2State *s, uint16_t reg_id);
+void sx2_fault_finalize(SwitchX2State *s);
 
 /* switchx2_cmd.c */
 uint32_t sx2_cir_read(SwitchX2State *s, hwaddr addr);
@@ -434,8 +510,19 @@ typedef struct SX2RegInfo {
 } SX2RegInfo;
 
 const SX2RegInfo *sx2_reg_find(uint16_t id);
+const SX2RegInfo *sx2_reg_find_name(const char *name);
+void sx2_smid_resize(SwitchX2State *s, unsigned count);
+SX2PortSet *sx2_smid_entry(SwitchX2State *s, unsigned mid);
 const char *sx2_reg_name(uint16_t id);
 void sx2_reg_reset(SwitchX2State *s);
+
+/* switchx2_policer.c */
+void sx2_policer_reset(SwitchX2State *s);
+bool sx2_policer_usable(SwitchX2State *s, unsigned pid);
+bool sx2_policer_admit(SwitchX2State *s, unsigned pid, size_t len);
+double sx2_policer_rate(const SX2Policer *p);
+double sx2_policer_burst(const SX2Policer *p);
+uint8_t sx2_reg_qpcr(SwitchX2State *s, uint8_t *pl, bool write);
 
 /* switchx2_fdb.c */
 void sx2_fdb_init(SwitchX2State *s);
@@ -445,6 +532,8 @@ const SX2FdbEntry *sx2_fdb_lookup(SwitchX2State *s, const uint8_t *mac,
                                   uint16_t fid);
 void sx2_fdb_learn(SwitchX2State *s, SX2Port *in, const uint8_t *mac,
                    uint16_t fid, bool learn);
+bool sx2_fdb_source_elsewhere(SwitchX2State *s, SX2Port *in,
+                              const uint8_t *mac, uint16_t fid);
 void sx2_fdb_entry_key(const SX2FdbEntry *e, uint8_t *mac, uint16_t *fid);
 uint8_t sx2_reg_sfdat(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_sfd(SwitchX2State *s, uint8_t *pl, bool write);
@@ -510,6 +599,7 @@ uint32_t sx2_port_eth_oper(const SX2Port *p);
 /* switchx2_cpu.c: the CPU port, the only way frames reach the CPU */
 void sx2_cpu_init(SwitchX2State *s);
 bool sx2_cpu_trap_action_traps(uint8_t action);
+bool sx2_trap_is_event(unsigned trap_id);
 bool sx2_cpu_trap(SwitchX2State *s, uint16_t trap_id, uint16_t sys_port,
                   const uint8_t *buf, size_t len);
 

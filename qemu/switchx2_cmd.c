@@ -326,6 +326,10 @@ static uint8_t sx2_cmd_config_profile(SwitchX2State *s, SX2CmdCtx *c)
                                      p.max_vid_flood_tables,
                                      sx2_profile_swids(&p));
     }
+    if (p.max_mid != s->profile.max_mid) {
+        /* A new MID table: MIDs 0..max_mid-1, all empty */
+        sx2_smid_resize(s, p.max_mid);
+    }
     p.set = true;
     s->profile = p;
     return SX2_CMD_STATUS_OK;

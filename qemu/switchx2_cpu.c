@@ -27,6 +27,41 @@ bool sx2_cpu_trap_action_traps(uint8_t action)
            action == SX2_HPKT_TRAP_EXCEPTION_TO_CPU;
 }
 
+/*
+ * Event trap IDs: the device addresses them to the CPU itself.  reg.h
+ * (HPKT action, every version): "Must be set to 0 (forward) for event
+ * trap IDs, as they are already addressed to the CPU"; v4.14+ drivers
+ * send 1 (trap) all the same.
+ */
+bool sx2_trap_is_event(unsigned trap_id)
+{
+    switch (trap_id) {
+    case SX2_TRAP_MFDE:
+    case SX2_TRAP_PUDE:
+    case SX2_TRAP_PMPE:
+    case SX2_TRAP_MTWE:
+    case SX2_TRAP_PTP_ING_FIFO:
+    case SX2_TRAP_PTP_EGR_FIFO:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/*
+ * Whether the CPU gets what @t traps: packet traps by their action;
+ * events once HPKT registered them, with action forward (0, as reg.h
+ * asks) or trap (1, as v4.14+ drivers send).
+ */
+static bool sx2_cpu_trap_delivers(const SX2Trap *t, unsigned trap_id)
+{
+    if (sx2_trap_is_event(trap_id)) {
+        return t->set && (t->action == SX2_HPKT_FORWARD ||
+                          t->action == SX2_HPKT_TRAP_TO_CPU);
+    }
+    return sx2_cpu_trap_action_traps(t->action);
+}
+
 /* Count a frame for the CPU that it did not get; returns false */
 static bool sx2_cpu_trap_dropped(SwitchX2State *s, uint16_t trap_id)
 {
@@ -50,13 +85,17 @@ bool sx2_cpu_trap(SwitchX2State *s, uint16_t trap_id, uint16_t sys_port,
         return false;
     }
     t = &s->hpkt[trap_id];
-    if (!sx2_cpu_trap_action_traps(t->action)) {
+    if (!sx2_cpu_trap_delivers(t, trap_id)) {
         trace_switchx2_rx_drop(sys_port, trap_id, "trap not enabled");
         return sx2_cpu_trap_dropped(s, trap_id);
     }
     g = &s->htgt[t->group];
     if (!g->valid) {
         trace_switchx2_rx_drop(sys_port, trap_id, "trap group not set up");
+        return sx2_cpu_trap_dropped(s, trap_id);
+    }
+    if (g->pide && !sx2_policer_admit(s, g->pid, len)) {
+        trace_switchx2_rx_drop(sys_port, trap_id, "trap group policer");
         return sx2_cpu_trap_dropped(s, trap_id);
     }
     if (!sx2_rdq_deliver(s, g->rdq, sys_port, trap_id, buf, len)) {

@@ -146,6 +146,15 @@ bool sx2_reg_access(SwitchX2State *s, uint8_t *buf, size_t len,
         status = SX2_EMAD_STATUS_BAD_PARAMETER;
         goto out;
     }
+    if (method == SX2_EMAD_METHOD_WRITE && sx2_fault_reg_refused(s, reg->id)) {
+        /* Host-side knob: silicon without this register */
+        qemu_log_mask(LOG_UNIMP, "switchx2: %s: write refused: the "
+                      "refuse-reg knob makes this register absent\n",
+                      reg->name);
+        trace_switchx2_refuse_reg(via, reg->name);
+        status = SX2_EMAD_STATUS_BAD_PARAMETER;
+        goto out;
+    }
     status = reg->handler(s, buf + reg_off, method == SX2_EMAD_METHOD_WRITE);
 
 out:

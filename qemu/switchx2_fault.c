@@ -252,9 +252,88 @@ static void sx2_fault_set(Object *obj, Visitor *v, const char *name,
     }
 }
 
+/*
+ * refuse-reg: a comma-separated list of register names whose writes
+ * are answered "bad parameter" and not executed (queries still work),
+ * as on silicon that lacks them.  Not a count: it stays until changed.
+ */
+bool sx2_fault_reg_refused(SwitchX2State *s, uint16_t reg_id)
+{
+    unsigned i;
+
+    for (i = 0; i < s->refuse_n; i++) {
+        if (s->refuse_ids[i] == reg_id) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static char *sx2_refuse_reg_get(Object *obj, Error **errp)
+{
+    SwitchX2State *s = SWITCHX2(obj);
+
+    return g_strdup(s->refuse_reg ? s->refuse_reg : "");
+}
+
+static void sx2_refuse_reg_set(Object *obj, const char *value, Error **errp)
+{
+    SwitchX2State *s = SWITCHX2(obj);
+    g_auto(GStrv) names = g_strsplit(value, ",", -1);
+    g_autoptr(GString) norm = g_string_new("");
+    uint16_t ids[SX2_REFUSE_REG_MAX];
+    unsigned n = 0, i, j;
+
+    for (i = 0; names[i]; i++) {
+        const char *name = g_strstrip(names[i]);
+        const SX2RegInfo *r;
+
+        if (!*name) {
+            continue;
+        }
+        r = sx2_reg_find_name(name);
+        if (!r) {
+            error_setg(errp, "refuse-reg: the model has no register named "
+                       "'%s'", name);
+            return;
+        }
+        for (j = 0; j < n && ids[j] != r->id; j++) {
+            /* skip duplicates */
+        }
+        if (j < n) {
+            continue;
+        }
+        if (n == SX2_REFUSE_REG_MAX) {
+            error_setg(errp, "refuse-reg: more than %u registers",
+                       SX2_REFUSE_REG_MAX);
+            return;
+        }
+        ids[n++] = r->id;
+        g_string_append_printf(norm, "%s%s", norm->len ? "," : "", r->name);
+    }
+    memcpy(s->refuse_ids, ids, n * sizeof(ids[0]));
+    s->refuse_n = n;
+    g_free(s->refuse_reg);
+    s->refuse_reg = g_string_free(g_steal_pointer(&norm), false);
+    trace_switchx2_refuse_reg_set(s->refuse_reg);
+}
+
+void sx2_fault_finalize(SwitchX2State *s)
+{
+    g_free(s->refuse_reg);
+    s->refuse_reg = NULL;
+}
+
 void sx2_fault_class_init(ObjectClass *klass)
 {
     unsigned i;
+
+    object_class_property_add_str(klass, "refuse-reg", sx2_refuse_reg_get,
+                                  sx2_refuse_reg_set);
+    object_class_property_set_description(klass, "refuse-reg",
+        "comma-separated register names (e.g. SPVM,SPVMLR) whose writes "
+        "are answered 'bad parameter' and not executed, as on silicon "
+        "without them; queries still answer");
 
     for (i = 0; i < SX2_FAULT_MAX; i++) {
         object_class_property_add(klass, sx2_fault_knobs[i].name, "uint32",

@@ -63,23 +63,27 @@ static int64_t sx2_now(void)
 }
 
 /*
- * Notification queue
+ * Notification queue.  LEARNED_MAC records are controlled learning:
+ * the device never installs a learned entry itself, it raises one
+ * record per {MAC, FID} and waits for the driver's SFD edit (or
+ * remove); see sx2_fdb_learn().  AGED_OUT_MAC records report entries
+ * the device removed.
  */
+static bool sx2_sfn_full(SwitchX2State *s)
+{
+    return s->sfn_count >= SX2_SFN_QUEUE_SIZE;
+}
+
 static void sx2_sfn_push(SwitchX2State *s, uint8_t type, uint64_t key,
                          unsigned local_port)
 {
     SX2FdbNotif *n;
 
-    if (s->sfn_count >= SX2_SFN_QUEUE_SIZE) {
-        /* The entry is learned or aged anyway; only the news is lost */
-        s->sfn_dropped++;
-        trace_switchx2_sfn_overflow(type, s->sfn_dropped);
-        return;
-    }
+    assert(!sx2_sfn_full(s));
     n = &s->sfn[(s->sfn_head + s->sfn_count) % SX2_SFN_QUEUE_SIZE];
     n->type = type;
-    sx2_key_mac_bytes(key, n->mac);
-    n->fid = sx2_key_fid(key);
+    n->key = key;
+    n->local_port = local_port;
     n->system_port = s->fp[local_port].system_port;
     s->sfn_count++;
 }
@@ -97,12 +101,117 @@ static const SX2FdbNotif *sx2_sfn_pop(SwitchX2State *s)
     return n;
 }
 
+/* Which queued records a flush or an SFD write takes back */
+typedef struct SX2SfnMatch {
+    bool by_key;
+    uint64_t key;
+    bool learned;               /* LEARNED_MAC records */
+    bool aged;                  /* AGED_OUT_MAC records */
+    uint16_t fid;               /* 0: any */
+    int local_port;             /* -1: any */
+} SX2SfnMatch;
+
+static bool sx2_sfn_matches(const SX2SfnMatch *m, uint8_t type, uint64_t key,
+                            unsigned local_port)
+{
+    if (type == SX2_SFN_TYPE_LEARNED_MAC ? !m->learned : !m->aged) {
+        return false;
+    }
+    if (m->by_key) {
+        return key == m->key;
+    }
+    return (!m->fid || (key & 0xFFFF) == m->fid) &&
+           (m->local_port < 0 || (int)local_port == m->local_port);
+}
+
+static gboolean sx2_learn_pending_matches(gpointer k, gpointer v,
+                                          gpointer opaque)
+{
+    const SX2LearnPending *lp = v;
+
+    return sx2_sfn_matches(opaque, SX2_SFN_TYPE_LEARNED_MAC, lp->key,
+                           lp->local_port);
+}
+
+/*
+ * Take back the queued records @m matches, and forget the outstanding
+ * LEARNED_MAC notifications it matches: the queue keeps its order.
+ */
+static unsigned sx2_sfn_forget(SwitchX2State *s, const SX2SfnMatch *m,
+                               const char *why)
+{
+    uint32_t i, kept = 0, n = s->sfn_count;
+
+    for (i = 0; i < n; i++) {
+        SX2FdbNotif *src = &s->sfn[(s->sfn_head + i) % SX2_SFN_QUEUE_SIZE];
+
+        if (sx2_sfn_matches(m, src->type, src->key, src->local_port)) {
+            continue;
+        }
+        if (kept != i) {
+            s->sfn[(s->sfn_head + kept) % SX2_SFN_QUEUE_SIZE] = *src;
+        }
+        kept++;
+    }
+    s->sfn_count = kept;
+    if (m->learned) {
+        if (m->by_key) {
+            g_hash_table_remove(s->learn_pending, &m->key);
+        } else {
+            g_hash_table_foreach_remove(s->learn_pending,
+                                        sx2_learn_pending_matches,
+                                        (gpointer)m);
+        }
+    }
+    if (n != kept) {
+        trace_switchx2_sfn_forget(n - kept, s->sfn_count, why);
+    }
+    return n - kept;
+}
+
+/*
+ * Raise a LEARNED_MAC record for {@key} seen on @local_port, unless
+ * one is outstanding.  A record that cannot be raised (queue full, or
+ * too many outstanding) is counted and traced; the next frame from the
+ * source tries again.
+ */
+static void sx2_learn_notify(SwitchX2State *s, uint64_t key,
+                             unsigned local_port, bool moved)
+{
+    SX2LearnPending *lp;
+
+    if (g_hash_table_contains(s->learn_pending, &key)) {
+        trace_switchx2_fdb_learn(sx2_key_mac(key), sx2_key_fid(key),
+                                 local_port, "held: a notification is "
+                                 "outstanding");
+        return;
+    }
+    if (sx2_sfn_full(s) ||
+        g_hash_table_size(s->learn_pending) >= SX2_LEARN_PENDING_MAX) {
+        s->sfn_dropped++;
+        trace_switchx2_sfn_overflow(SX2_SFN_TYPE_LEARNED_MAC,
+                                    sx2_key_mac(key), sx2_key_fid(key),
+                                    s->sfn_dropped);
+        return;
+    }
+    sx2_sfn_push(s, SX2_SFN_TYPE_LEARNED_MAC, key, local_port);
+    lp = g_new0(SX2LearnPending, 1);
+    lp->key = key;
+    lp->local_port = local_port;
+    lp->queued = true;
+    g_hash_table_insert(s->learn_pending, &lp->key, lp);
+    trace_switchx2_fdb_learn(sx2_key_mac(key), sx2_key_fid(key), local_port,
+                             moved ? "notified: moved from another port"
+                                   : "notified: new source");
+}
+
 /*
  * Table
  */
 static void sx2_age_arm(SwitchX2State *s)
 {
-    if (s->fdb_dynamic && !timer_pending(s->age_timer)) {
+    if ((s->fdb_dynamic || g_hash_table_size(s->learn_pending)) &&
+        !timer_pending(s->age_timer)) {
         timer_mod(s->age_timer, sx2_now() + NANOSECONDS_PER_SECOND);
     }
 }
@@ -165,12 +274,19 @@ const SX2FdbEntry *sx2_fdb_lookup(SwitchX2State *s, const uint8_t *mac,
 
 /*
  * Flush the entries that match; fid 0 and local_port -1 match any.
- * Flushed entries are not reported through SFN.
+ * Flushed entries are not reported through SFN, and the queued and
+ * outstanding notifications that match are flushed too (reg.h SFDF:
+ * "FDB notifications are flushed as well").
  */
 static unsigned sx2_fdb_flush(SwitchX2State *s, uint16_t fid, int local_port,
                               bool statics)
 {
+    SX2SfnMatch m = {
+        .learned = true, .aged = true, .fid = fid, .local_port = local_port,
+    };
     unsigned i, n = 0;
+
+    sx2_sfn_forget(s, &m, "SFDF");
 
     for (i = 0; i < s->fdb_size; i++) {
         SX2FdbEntry *e = &s->fdb[i];
@@ -188,10 +304,12 @@ static unsigned sx2_fdb_flush(SwitchX2State *s, uint16_t fid, int local_port,
 
 /*
  * Source MAC of a received frame.  A dynamic entry on the ingress port
- * is refreshed by any frame; if @learn (port mode and {port, VID} allow
- * it), ENABLE inserts or moves a dynamic entry and reports new or moved
- * ones, SEC only reports and software decides.  Static entries are never
- * touched.
+ * is refreshed by any frame.  If @learn (port mode and {port, VID}
+ * allow it), a source with no entry, or with a dynamic entry on another
+ * port (a station that moved), raises a LEARNED_MAC notification: the
+ * device never installs or moves a learned entry itself, the driver
+ * does with an SFD edit (controlled learning).  Static entries are
+ * never touched or reported.
  */
 void sx2_fdb_learn(SwitchX2State *s, SX2Port *in, const uint8_t *mac,
                    uint16_t fid, bool learn)
@@ -210,26 +328,53 @@ void sx2_fdb_learn(SwitchX2State *s, SX2Port *in, const uint8_t *mac,
     if (!learn) {
         return;
     }
-    if (in->learn_mode == SX2_LEARN_SEC) {
-        trace_switchx2_fdb_learn(sx2_key_mac(key), fid, lp, "notify only");
-        sx2_sfn_push(s, SX2_SFN_TYPE_LEARNED_MAC, key, lp);
+    if (!e && !s->fdb_nfree) {
+        /* Nowhere to put it: the driver's edit could only fail */
+        s->learn_full_drops++;
+        trace_switchx2_fdb_full(sx2_key_mac(key), fid);
         return;
     }
-    if (!e) {
-        e = sx2_fdb_insert(s, key);
-        if (!e) {
-            s->learn_full_drops++;
-            trace_switchx2_fdb_full(sx2_key_mac(key), fid);
-            return;
-        }
-    }
-    trace_switchx2_fdb_learn(sx2_key_mac(key), fid, lp, "learned");
-    sx2_fdb_set(s, e, true, SX2_SFD_ACTION_NOP, lp);
-    sx2_sfn_push(s, SX2_SFN_TYPE_LEARNED_MAC, key, lp);
+    sx2_learn_notify(s, key, lp, e != NULL);
+    sx2_age_arm(s);
+}
+
+/*
+ * Secure mode (SPMLR 3): whether {@mac, @fid} is in the FDB on a port
+ * other than the ingress port (the CPU counts as another port), static
+ * or dynamic: the frame is then a port security violation.
+ */
+bool sx2_fdb_source_elsewhere(SwitchX2State *s, SX2Port *in,
+                              const uint8_t *mac, uint16_t fid)
+{
+    const SX2FdbEntry *e = sx2_fdb_find(s, sx2_fdb_key(mac, fid));
+
+    return e && e->local_port != in->local_port;
 }
 
 /*
  * Ageing, once per second of virtual time while dynamic entries exist
+ */
+static gboolean sx2_learn_pending_expired(gpointer k, gpointer v,
+                                          gpointer opaque)
+{
+    const SX2LearnPending *lp = v;
+    int64_t limit = *(int64_t *)opaque;
+
+    if (lp->queued || lp->since > limit) {
+        return false;
+    }
+    trace_switchx2_fdb_learn(sx2_key_mac(lp->key), sx2_key_fid(lp->key),
+                             lp->local_port, "unanswered for the ageing "
+                             "time: may be raised again");
+    return true;
+}
+
+/*
+ * An entry idle for the ageing time is removed and reported, if its
+ * AGED_OUT_MAC record fits in the queue; otherwise it stays (and
+ * forwards) until a later tick finds room, counted in age_deferred.
+ * LEARNED_MAC notifications popped and left unanswered that long
+ * expire.
  */
 static void sx2_age_tick(void *opaque)
 {
@@ -240,13 +385,24 @@ static void sx2_age_tick(void *opaque)
     for (i = 0; i < s->fdb_size && s->fdb_dynamic; i++) {
         SX2FdbEntry *e = &s->fdb[i];
 
-        if (e->used && e->dynamic && e->last_seen <= limit) {
-            trace_switchx2_fdb_age(sx2_key_mac(e->key), sx2_key_fid(e->key),
-                                   e->local_port);
-            sx2_sfn_push(s, SX2_SFN_TYPE_AGED_OUT_MAC, e->key, e->local_port);
-            sx2_fdb_remove(s, e, "aged out");
+        if (!e->used || !e->dynamic || e->last_seen > limit) {
+            continue;
         }
+        if (sx2_sfn_full(s)) {
+            s->age_deferred++;
+            trace_switchx2_sfn_overflow(SX2_SFN_TYPE_AGED_OUT_MAC,
+                                        sx2_key_mac(e->key),
+                                        sx2_key_fid(e->key),
+                                        s->age_deferred);
+            continue;
+        }
+        trace_switchx2_fdb_age(sx2_key_mac(e->key), sx2_key_fid(e->key),
+                               e->local_port);
+        sx2_sfn_push(s, SX2_SFN_TYPE_AGED_OUT_MAC, e->key, e->local_port);
+        sx2_fdb_remove(s, e, "aged out");
     }
+    g_hash_table_foreach_remove(s->learn_pending, sx2_learn_pending_expired,
+                                &limit);
     sx2_age_arm(s);
 }
 
@@ -256,6 +412,8 @@ void sx2_fdb_init(SwitchX2State *s)
     s->fdb_free = g_new(uint32_t, s->fdb_size);
     s->fdb_index = g_hash_table_new(g_int64_hash, g_int64_equal);
     s->sfn = g_new0(SX2FdbNotif, SX2_SFN_QUEUE_SIZE);
+    s->learn_pending = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+                                             NULL, g_free);
     s->age_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, sx2_age_tick, s);
 }
 
@@ -268,6 +426,10 @@ void sx2_fdb_fini(SwitchX2State *s)
     if (s->fdb_index) {
         g_hash_table_destroy(s->fdb_index);
         s->fdb_index = NULL;
+    }
+    if (s->learn_pending) {
+        g_hash_table_destroy(s->learn_pending);
+        s->learn_pending = NULL;
     }
     g_free(s->fdb);
     s->fdb = NULL;
@@ -298,6 +460,8 @@ void sx2_fdb_reset(SwitchX2State *s)
     s->sfn_head = 0;
     s->sfn_count = 0;
     s->sfn_dropped = 0;
+    s->age_deferred = 0;
+    g_hash_table_remove_all(s->learn_pending);
 }
 
 /*
@@ -381,8 +545,14 @@ static bool sx2_sfd_rec_ok(SwitchX2State *s, unsigned op, const uint8_t *rec,
                       "(dynamic MLAG): not implemented\n", idx);
         return false;
     default:
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: policy %u "
-                      "is reserved\n", idx, policy);
+        /*
+         * 2: absent from the policy enum of every reg.h; only the
+         * fid_vid note names it ("dynamic entries (policy 2,3) use FID")
+         * and nothing says what it does.
+         */
+        qemu_log_mask(LOG_UNIMP, "switchx2: SFD: record %u: policy %u: not "
+                      "in reg.h's policy enum (named only by the fid_vid "
+                      "note), semantics undocumented\n", idx, policy);
         return false;
     }
     switch (action) {
@@ -432,9 +602,15 @@ static SX2SfdResult sx2_sfd_apply(SwitchX2State *s, unsigned op,
     }
     e = sx2_fdb_find(s, key);
     if (op == SX2_SFD_OP_WRITE_REMOVE) {
+        /* reg.h: also removes the learning and aged-out notifications */
+        SX2SfnMatch m = {
+            .by_key = true, .key = key, .learned = true, .aged = true,
+        };
+
         if (e) {
             sx2_fdb_remove(s, e, "SFD");
         }
+        sx2_sfn_forget(s, &m, "SFD remove");
         return SX2_SFD_APPLIED;
     }
     if (!e) {
@@ -445,6 +621,12 @@ static SX2SfdResult sx2_sfd_apply(SwitchX2State *s, unsigned op,
         }
     }
     sx2_fdb_set(s, e, policy == SX2_SFD_POLICY_DYNAMIC, action, lp);
+    {
+        /* reg.h: edit removes the learning notification of the key */
+        SX2SfnMatch m = { .by_key = true, .key = key, .learned = true };
+
+        sx2_sfn_forget(s, &m, "SFD edit");
+    }
     return SX2_SFD_APPLIED;
 }
 
@@ -515,12 +697,16 @@ uint8_t sx2_reg_sfd(SwitchX2State *s, uint8_t *pl, bool write)
 }
 
 /*
- * SFN - pop learned / aged out notifications
+ * SFN - pop learned / aged out notifications.  num_rec asks for up to
+ * 64 records and answers how many came; end is an operation bit of the
+ * request ("forces the current session to end"), never an indication:
+ * records leave the queue as they are returned, so there is no session
+ * to end, and responses carry end = 0.
  */
 uint8_t sx2_reg_sfn(SwitchX2State *s, uint8_t *pl, bool write)
 {
-    unsigned want = MIN(sx2_fget(pl, SX2_REG_SFN_NUM_REC),
-                        SX2_REG_SFN_REC_MAX);
+    unsigned want = sx2_fget(pl, SX2_REG_SFN_NUM_REC);
+    unsigned swid = sx2_fget(pl, SX2_REG_SFN_SWID);
     uint8_t *recs = pl + SX2_REG_SFN_BASE_LEN;
     const SX2FdbNotif *nt;
     unsigned n = 0;
@@ -528,18 +714,40 @@ uint8_t sx2_reg_sfn(SwitchX2State *s, uint8_t *pl, bool write)
     if (write) {
         return SX2_EMAD_STATUS_METHOD_NOT_SUPP;
     }
+    if (swid != 0) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFN: swid %u (the FDB "
+                      "is swid 0's)\n", swid);
+        return BAD_PARAM;
+    }
+    if (want > SX2_REG_SFN_REC_MAX) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFN: num_rec %u, at most "
+                      "%u\n", want, SX2_REG_SFN_REC_MAX);
+        return BAD_PARAM;
+    }
     memset(recs, 0, SX2_REG_SFN_REC_LEN * SX2_REG_SFN_REC_MAX);
     while (n < want && (nt = sx2_sfn_pop(s))) {
         uint8_t *rec = recs + n * SX2_REG_SFN_REC_LEN;
 
         sx2_fset(rec, SX2_SFN_REC_TYPE, nt->type);
-        memcpy(rec + SX2_SFN_REC_MAC_OFF, nt->mac, 6);
-        sx2_fset(rec, SX2_SFN_REC_FID, nt->fid);
+        sx2_key_mac_bytes(nt->key, rec + SX2_SFN_REC_MAC_OFF);
+        sx2_fset(rec, SX2_SFN_REC_FID, sx2_key_fid(nt->key));
         sx2_fset(rec, SX2_SFN_REC_SYSTEM_PORT, nt->system_port);
+        if (nt->type == SX2_SFN_TYPE_LEARNED_MAC) {
+            SX2LearnPending *lp = g_hash_table_lookup(s->learn_pending,
+                                                      &nt->key);
+
+            if (lp) {
+                /* Handed to the driver: the answer is due from now on */
+                lp->queued = false;
+                lp->since = sx2_now();
+            }
+        }
         n++;
     }
-    sx2_fset(pl, SX2_REG_SFN_END, s->sfn_count == 0);
+    trace_switchx2_sfn(want, sx2_fget(pl, SX2_REG_SFN_END), n, s->sfn_count);
+    sx2_fset(pl, SX2_REG_SFN_END, 0);
     sx2_fset(pl, SX2_REG_SFN_NUM_REC, n);
+    sx2_age_arm(s);
     return OK;
 }
 

@@ -225,6 +225,44 @@ void sx2_port_reset(SX2Port *p)
     memset(p->stp, 0x55, sizeof(p->stp));
     sx2_vlan_port_reset(p);
     memset(&p->cnt, 0, sizeof(p->cnt));
+    memset(p->ppcnt_base, 0, sizeof(p->ppcnt_base));
+}
+
+/* A frame of @len bytes (no FCS) on the wire: padded, with its FCS */
+static size_t sx2_wire_len(size_t len)
+{
+    return MAX(len, SX2_MIN_FRAME) + SX2_FCS_LEN;
+}
+
+/*
+ * IEEE 802.3 aOctets*OK count "data and padding octets": the frame
+ * without destination, source, 802.1Q tag, length/type and FCS.
+ */
+static size_t sx2_payload_len(const uint8_t *buf, size_t len)
+{
+    size_t hdr = ETH_HLEN;
+
+    if (len >= ETH_HLEN + 4 && lduw_be_p(buf + 12) == ETH_P_VLAN) {
+        hdr += 4;
+    }
+    return sx2_wire_len(len) - SX2_FCS_LEN - hdr;
+}
+
+/* RFC 2819: every frame received, good or bad, by length with FCS */
+static void sx2_count_rx_any(SX2PortCounters *c, size_t wire)
+{
+    static const size_t hist_max[] = { 64, 127, 255, 511, 1023, 1518,
+                                       2047, 4095, 8191, 10239 };
+    unsigned i;
+
+    c->rx_all_octets += wire;
+    c->rx_oversize += wire > SX2_RMON_MAX_FRAME;
+    for (i = 0; wire >= 64 && i < ARRAY_SIZE(hist_max); i++) {
+        if (wire <= hist_max[i]) {
+            c->rx_hist[i]++;
+            break;
+        }
+    }
 }
 
 static void sx2_count(SX2PortCounters *c, const uint8_t *buf, size_t len,
@@ -232,27 +270,20 @@ static void sx2_count(SX2PortCounters *c, const uint8_t *buf, size_t len,
 {
     bool bcast = is_broadcast_ether_addr(buf);
     bool mcast = !bcast && is_multicast_ether_addr(buf);
+    size_t wire = sx2_wire_len(len);
 
     if (rx) {
-        static const size_t hist_max[] = { 64, 127, 255, 511, 1023, 1518,
-                                           2047, 4095, 8191, 10239 };
-        size_t flen = len + 4;      /* with FCS, as the MAC sees it */
-        unsigned i;
-
         c->rx_frames++;
-        c->rx_octets += len;
+        c->rx_octets += wire;
+        c->rx_payload += sx2_payload_len(buf, len);
         c->rx_bcast += bcast;
         c->rx_mcast += mcast;
         c->rx_ucast += !bcast && !mcast;
-        for (i = 0; i < ARRAY_SIZE(hist_max); i++) {
-            if (flen <= hist_max[i]) {
-                c->rx_hist[i]++;
-                break;
-            }
-        }
+        sx2_count_rx_any(c, wire);
     } else {
         c->tx_frames++;
-        c->tx_octets += len;
+        c->tx_octets += wire;
+        c->tx_payload += sx2_payload_len(buf, len);
         c->tx_bcast += bcast;
         c->tx_mcast += mcast;
         c->tx_ucast += !bcast && !mcast;
@@ -378,12 +409,16 @@ static ssize_t sx2_port_receive(NetClientState *nc, const uint8_t *buf,
         return size;
     }
     if (size < ETH_HLEN) {
+        /* Not even a header: a runt, which padding cannot make whole */
+        trace_switchx2_rx_port_drop(p->local_port, size, "runt");
         p->cnt.rx_undersize++;
+        sx2_count_rx_any(&p->cnt, size + SX2_FCS_LEN);
         return size;
     }
     if (size > p->admin_mtu) {
         trace_switchx2_rx_port_drop(p->local_port, size, "exceeds MTU");
         p->cnt.rx_too_long++;
+        sx2_count_rx_any(&p->cnt, sx2_wire_len(size));
         return size;
     }
     sx2_count(&p->cnt, buf, size, true);

@@ -1,10 +1,11 @@
 /*
  * Mellanox SwitchX-2 switch ASIC emulation: packet pipeline
  *
- * Ingress: the L2 pipeline of docs/switchx2-l2.md: VLAN tag, PVID and
- * acceptable frame types, control protocol traps (HPKT/HTGT), VLAN
- * membership, FID classification (802.1Q: FID = VID), STP, learning,
- * FDB lookup, and flooding through SFGC and the single-entry and
+ * Ingress: the L2 pipeline of docs/switchx2-l2.md: VLAN tag and PVID,
+ * link-local control traps (HPKT/HTGT), acceptable frame types, VLAN
+ * membership, FID classification (802.1Q: FID = VID), STP, port
+ * security and learning, the other control traps, FDB lookup, and
+ * flooding through SFGC and the single-entry and
  * per-VID flood tables (SFTR) to front panel ports and to the CPU.  The
  * CPU member of a flood set receives frames with the FDB_MC trap, which
  * is how the slow-path-only driver gets all traffic.  Egress applies per
@@ -208,25 +209,54 @@ static bool sx2_fwd_tag(SX2Port *in, SX2Frame *f)
     return in->allow_tagged;
 }
 
-/* Step 2: control protocol traps.  Returns true if the frame goes on. */
-static bool sx2_fwd_traps(SwitchX2State *s, SX2Port *in, SX2Frame *f)
+/*
+ * Link-local control protocols whose entities sit below the bridge
+ * relay (IEEE 802.1Q): STP BPDUs (and Cisco RPVST), LACP (802.1AX,
+ * beneath the aggregator), LLDP (802.1AB) and EAPOL (802.1X, the
+ * uncontrolled port).  They reach the CPU whatever the port's STP state,
+ * VLAN membership and acceptable frame types; MRP (MMRP, MVRP), DHCP
+ * and IGMP are bridged traffic and meet those checks first.
+ */
+static bool sx2_trap_link_local(uint16_t trap)
 {
-    uint16_t trap = sx2_classify(f->buf, f->len, f->l3off, f->ethertype);
-
-    if (!trap) {
+    switch (trap) {
+    case SX2_TRAP_STP:
+    case SX2_TRAP_RPVST:
+    case SX2_TRAP_LACP:
+    case SX2_TRAP_LLDP:
+    case SX2_TRAP_EAPOL:
         return true;
-    }
-    if (s->hpkt[trap].action == SX2_HPKT_DISCARD) {
-        sx2_fwd_drop(in, f, "trap discard");
+    default:
         return false;
     }
-    if (sx2_cpu_trap_action_traps(s->hpkt[trap].action)) {
+}
+
+/*
+ * A control protocol trap (HPKT action).  Returns true if the frame
+ * goes on through the pipeline: forward (0, "forward to CPU based on
+ * switching rules": no trap) and mirror (2); trap (1), trap and soft
+ * discard (5) and trap exception (6) give the CPU the sole copy;
+ * discard (3) and soft discard (4: no other trap acts on a frame here)
+ * drop it.
+ */
+static bool sx2_fwd_trap(SwitchX2State *s, SX2Port *in, SX2Frame *f,
+                         uint16_t trap)
+{
+    uint8_t action = s->hpkt[trap].action;
+
+    switch (action) {
+    case SX2_HPKT_FORWARD:
+        return true;
+    case SX2_HPKT_DISCARD:
+    case SX2_HPKT_SOFT_DISCARD:
+        sx2_fwd_drop(in, f, "trap action discard");
+        return false;
+    default:
         if (!sx2_cpu_trap(s, trap, in->system_port, f->buf, f->len)) {
             in->cnt.rx_discards++;
         }
-        return s->hpkt[trap].action == SX2_HPKT_MIRROR_TO_CPU;
+        return action == SX2_HPKT_MIRROR_TO_CPU;
     }
-    return true;
 }
 
 /* Step 4: the 802.1Q FID, equal to the VID */
@@ -398,25 +428,66 @@ static void sx2_fwd_forward(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
 }
 
 /*
- * The ingress pipeline of docs/switchx2-l2.md, step by step: tag and
- * SPAFT, traps, VLAN membership, FID, STP, learning, forwarding.
+ * Whether {@in, @f} learns: a unicast source, a port in learn mode
+ * (SPMLR 2), learning on for the VID (SPVMLR), STP learning or
+ * forwarding.  Secure ports (SPMLR 3) never learn.
+ */
+static bool sx2_fwd_learns(SX2Port *in, const SX2Frame *f, uint8_t stp)
+{
+    return in->learn_mode == SX2_LEARN_ENABLE &&
+           sx2_vid_test(in->learn_vid, f->vid) &&
+           (stp == SX2_STP_LEARNING || stp == SX2_STP_FORWARDING);
+}
+
+/*
+ * A link-local control frame (sx2_trap_link_local()) the CPU takes (or
+ * that is discarded) before any bridge check.  Its source is learned
+ * only if the frame would have passed them.  Returns true if it goes on
+ * (a mirrored copy) through the whole pipeline.
+ */
+static bool sx2_fwd_link_local(SwitchX2State *s, SX2Port *in, SX2Frame *f,
+                               bool admitted, uint16_t trap)
+{
+    uint8_t stp = sx2_stp_state(in, f->vid);
+
+    if (admitted && sx2_vid_test(in->vlan_i, f->vid) &&
+        sx2_fid_valid(f->vid) && !is_multicast_ether_addr(f->buf + 6) &&
+        !(in->learn_mode == SX2_LEARN_SEC &&
+          sx2_fdb_source_elsewhere(s, in, f->buf + 6, f->vid))) {
+        sx2_fdb_learn(s, in, f->buf + 6, f->vid,
+                      sx2_fwd_learns(in, f, stp));
+    }
+    return sx2_fwd_trap(s, in, f, trap);
+}
+
+/*
+ * The ingress pipeline of docs/switchx2-l2.md, step by step: tag,
+ * link-local control traps, SPAFT, VLAN membership, FID, STP, port
+ * security and learning, the other traps, forwarding.
  */
 void sx2_fwd_ingress(SwitchX2State *s, SX2Port *in, const uint8_t *buf,
                      size_t len)
 {
     SX2Frame f = { .buf = buf, .len = len };
-    bool learn;
+    bool admitted;
+    uint16_t trap;
     uint8_t stp;
 
     if (in->swid >= SX2_NUM_SWIDS) {
         sx2_fwd_drop(in, &f, "port has no swid");
         return;
     }
-    if (!sx2_fwd_tag(in, &f)) {
-        sx2_fwd_drop(in, &f, "frame type not accepted (SPAFT)");
-        return;
+    admitted = sx2_fwd_tag(in, &f);
+    trap = sx2_classify(buf, len, f.l3off, f.ethertype);
+    if (trap && sx2_trap_link_local(trap) &&
+        s->hpkt[trap].action != SX2_HPKT_FORWARD) {
+        if (!sx2_fwd_link_local(s, in, &f, admitted, trap)) {
+            return;
+        }
+        trap = 0;   /* a mirrored copy goes on as a plain frame */
     }
-    if (!sx2_fwd_traps(s, in, &f)) {
+    if (!admitted) {
+        sx2_fwd_drop(in, &f, "frame type not accepted (SPAFT)");
         return;
     }
     if (!sx2_vid_test(in->vlan_i, f.vid)) {
@@ -433,13 +504,21 @@ void sx2_fwd_ingress(SwitchX2State *s, SX2Port *in, const uint8_t *buf,
         return;
     }
     if (!is_multicast_ether_addr(buf + 6)) {
-        learn = (in->learn_mode == SX2_LEARN_ENABLE ||
-                 in->learn_mode == SX2_LEARN_SEC) &&
-                sx2_vid_test(in->learn_vid, f.vid);
-        sx2_fdb_learn(s, in, buf + 6, f.fid, learn);
+        if (in->learn_mode == SX2_LEARN_SEC &&
+            sx2_fdb_source_elsewhere(s, in, buf + 6, f.fid)) {
+            /* No trap ID exists to register for port security errors */
+            in->cnt.rx_security++;
+            sx2_fwd_drop(in, &f, "port security: source known on another "
+                         "port");
+            return;
+        }
+        sx2_fdb_learn(s, in, buf + 6, f.fid, sx2_fwd_learns(in, &f, stp));
     }
     if (stp != SX2_STP_FORWARDING) {
         sx2_fwd_drop(in, &f, "STP learning");
+        return;
+    }
+    if (trap && !sx2_fwd_trap(s, in, &f, trap)) {
         return;
     }
     sx2_fwd_forward(s, in, &f);

@@ -108,6 +108,23 @@ static void sx2_hmp_cpu(Monitor *mon, SwitchX2CpuCounters *c)
     }
 }
 
+static void sx2_hmp_policers(Monitor *mon, SwitchX2PolicerList *l)
+{
+    for (; l; l = l->next) {
+        SwitchX2Policer *p = l->value;
+        uint8List *g;
+
+        monitor_printf(mon, "    policer %u: %" PRIu64 " %s/s, burst %"
+                       PRIu64 ", %" PRIu64 " dropped, trap groups:", p->pid,
+                       p->rate, p->bytes ? "bit" : "packet", p->burst,
+                       p->violate_count);
+        for (g = p->trap_groups; g; g = g->next) {
+            monitor_printf(mon, " %u", g->value);
+        }
+        monitor_printf(mon, "%s\n", p->trap_groups ? "" : " none");
+    }
+}
+
 static void sx2_hmp_profile(Monitor *mon, SwitchX2Profile *p)
 {
     SwitchX2SwidList *l;
@@ -191,6 +208,28 @@ static void sx2_hmp_flood(Monitor *mon, SwitchX2Flood *f)
     monitor_printf(mon, "\n");
 }
 
+/* "MIDs (0..6999, 0xd000): 0xd000 {0}" */
+static void sx2_hmp_mids(Monitor *mon, SwitchX2Fdb *fdb)
+{
+    SwitchX2MidList *l;
+    unsigned n = 0;
+
+    monitor_printf(mon, "  MIDs (%u + 0xd000):%s", fdb->mid_count,
+                   fdb->mids ? "" : " none with members");
+    for (l = fdb->mids; l; l = l->next, n++) {
+        if (n >= SX2_HMP_FLOOD_ENTRIES) {
+            continue;
+        }
+        monitor_printf(mon, " 0x%x {", l->value->mid);
+        sx2_hmp_port_list(mon, l->value->ports);
+        monitor_printf(mon, "}");
+    }
+    if (n > SX2_HMP_FLOOD_ENTRIES) {
+        monitor_printf(mon, " ... %u more", n - SX2_HMP_FLOOD_ENTRIES);
+    }
+    monitor_printf(mon, "\n");
+}
+
 static void sx2_hmp_fdb(Monitor *mon, SwitchX2Info *info)
 {
     Error *err = NULL;
@@ -200,10 +239,12 @@ static void sx2_hmp_fdb(Monitor *mon, SwitchX2Info *info)
 
     monitor_printf(mon, "  FDB: %u of %u entries in use, %u dynamic, age "
                    "time %u s; %" PRIu64 " not learned (full), %u "
-                   "notifications queued, %" PRIu64 " lost\n",
+                   "notifications queued, %" PRIu64 " lost, %u learned "
+                   "unanswered, %" PRIu64 " ageing deferred\n",
                    info->fdb_entries, info->fdb_size, info->fdb_dynamic,
                    info->age_time, info->fdb_full_drops,
-                   info->fdb_notifications, info->fdb_notifications_lost);
+                   info->fdb_notifications, info->fdb_notifications_lost,
+                   info->fdb_learning_outstanding, info->fdb_ageing_deferred);
     if (hmp_handle_error(mon, err)) {
         return;
     }
@@ -212,6 +253,7 @@ static void sx2_hmp_fdb(Monitor *mon, SwitchX2Info *info)
     for (l = fdb->flood; l; l = l->next) {
         sx2_hmp_flood(mon, l->value);
     }
+    sx2_hmp_mids(mon, fdb);
     qapi_free_SwitchX2Fdb(fdb);
 }
 
@@ -223,6 +265,7 @@ static void sx2_hmp_device(Monitor *mon, SwitchX2Info *info)
                    info->fw_version, info->psid);
     sx2_hmp_profile(mon, info->profile);
     sx2_hmp_cpu(mon, info->cpu);
+    sx2_hmp_policers(mon, info->policers);
     sx2_hmp_ports(mon, info->ports);
     sx2_hmp_fdb(mon, info);
 }

@@ -30,7 +30,9 @@
 #define SX2_BASE_SPEED_MBPS             10000   /* per lane */
 #define SX2_MAX_MTU                     10000
 #define SX2_DEFAULT_MTU                 1500
-#define SX2_MIN_FRAME                   60
+#define SX2_MIN_FRAME                   60      /* without FCS */
+#define SX2_FCS_LEN                     4
+#define SX2_RMON_MAX_FRAME              1518    /* RFC 2819 oversize: above */
 #define SX2_NUM_SWIDS                   8
 #define SX2_SWID_ALL                    254
 #define SX2_SWID_DISABLED               255
@@ -61,9 +63,17 @@
 #define SX2_CIR_CTRL_OPCODE_MASK        0xFFF
 #define SX2_CIR_CTRL_STATUS_SHIFT       24
 
-/* Firmware ready / system status */
+/*
+ * Firmware ready / system status.  Upstream never polled it on
+ * SwitchX-2 (v4.9-v5.10 skip the poll; v4.3: "Current firware does not
+ * let us know when the reset is done"): it reads 0, never the magic
+ * 0x5E later devices report.
+ */
 #define SX2_FW_READY                    0xA1844
-#define SX2_FW_READY_MAGIC              0x5E
+
+/* Legacy software reset (v4.3-v4.14 pci.h): write bit 0 to reset */
+#define SX2_SW_RESET                    0xF0010
+#define SX2_SW_RESET_RST_BIT            (1u << 0)
 
 /* Free running clock and UTC (offsets reported by QUERY_FW) */
 #define SX2_FRC_OFFSET                  0xA1000 /* H at +0, L at +4 */
@@ -414,6 +424,10 @@ enum {
     SX2_TRAP_IGMP_V2_REPORT     = 0x32,
     SX2_TRAP_IGMP_V2_LEAVE      = 0x33,
     SX2_TRAP_IGMP_V3_REPORT     = 0x34,
+    /* Event trap IDs (trap.h v5.10 mlxsw_event_trap_id) */
+    SX2_TRAP_MTWE               = 0x0C,
+    SX2_TRAP_PTP_ING_FIFO       = 0x2D,
+    SX2_TRAP_PTP_EGR_FIFO       = 0x2E,
 };
 
 /* Frame classification for the control protocol traps */
@@ -451,6 +465,20 @@ enum {
 #define SX2_STP_DISCARDING              1
 #define SX2_STP_LEARNING                2
 #define SX2_STP_FORWARDING              3
+
+/*
+ * Multicast ID to port list.  v4.3 declares 0x420 bytes, v4.9-v5.10
+ * 0x240 (the layout ends there); either length is accepted.
+ */
+#define SX2_REG_SMID_ID                 0x2007
+#define SX2_REG_SMID_LEN                0x240
+#define SX2_REG_SMID_SWID               0x00, 24, 8
+#define SX2_REG_SMID_MID                0x00, 0, 16
+#define SX2_REG_SMID_PORT_OFF           0x20    /* 1 bit per port */
+#define SX2_REG_SMID_PORT_MASK_OFF      0x220
+#define SX2_REG_SMID_BITMAP_BYTES       0x20
+/* The swid's flooding MID upstream writes in SMID (v4.3) and SFGC.mid */
+#define SX2_MID_FLOOD                   0xD000
 
 #define SX2_REG_SFGC_ID                 0x2011
 #define SX2_REG_SFGC_LEN                0x10
@@ -667,6 +695,8 @@ enum {
 #define SX2_FDB_SIZE_DEFAULT            49152   /* SX1036 MAC table */
 #define SX2_FDB_SIZE_MAX                (1 << 20)
 #define SX2_SFN_QUEUE_SIZE              1024
+/* LEARNED_MAC notifications raised and not answered, at most */
+#define SX2_LEARN_PENDING_MAX           4096
 
 #define SX2_REG_PMLP_ID                 0x5002
 #define SX2_REG_PMLP_LEN                0x40
@@ -773,7 +803,11 @@ enum {
 #define SX2_REG_PPCNT_LP_MSB            0x00, 12, 2
 #define SX2_REG_PPCNT_GRP               0x00, 0, 6
 #define SX2_REG_PPCNT_CLR               0x04, 31, 1
+#define SX2_REG_PPCNT_LP_GL             0x04, 30, 1     /* v6.1 */
 #define SX2_REG_PPCNT_PRIO_TC           0x04, 0, 5
+#define SX2_PPCNT_ALL_PORTS             255
+#define SX2_PPCNT_ALL_GROUPS            63
+#define SX2_PPCNT_SWID_ALL              255
 #define SX2_PPCNT_CNT_OFF               0x08
 enum {
     SX2_PPCNT_IEEE_8023         = 0x00,
@@ -806,6 +840,43 @@ enum {
 #define SX2_REG_PSPA_LP_MSB             0x00, 0, 2
 #define SX2_REG_PSPA_SUB_PORT           0x00, 8, 8
 
+/* QoS policer configuration: trap group (CPU) policers */
+#define SX2_REG_QPCR_ID                 0x4004
+#define SX2_REG_QPCR_LEN                0x28
+#define SX2_REG_QPCR_G                  0x00, 14, 2
+#define SX2_REG_QPCR_PID                0x00, 0, 14
+#define SX2_REG_QPCR_CLEAR_COUNTER      0x04, 31, 1
+#define SX2_REG_QPCR_COLOR_AWARE        0x04, 15, 1
+#define SX2_REG_QPCR_BYTES              0x04, 14, 1
+#define SX2_REG_QPCR_IR_UNITS           0x04, 12, 1
+#define SX2_REG_QPCR_RATE_TYPE          0x04, 8, 2
+#define SX2_REG_QPCR_CBS                0x08, 24, 6
+#define SX2_REG_QPCR_CIR                0x0C, 0, 32
+#define SX2_REG_QPCR_EIR                0x10, 0, 32
+#define SX2_REG_QPCR_EXCEED_ACTION      0x14, 0, 4
+#define SX2_REG_QPCR_VIOLATE_ACTION     0x18, 0, 4
+#define SX2_REG_QPCR_VIOLATE_COUNT_OFF  0x20    /* 64 bit */
+#define SX2_QPCR_G_GLOBAL               2
+#define SX2_QPCR_G_STORM_CONTROL        3
+#define SX2_QPCR_IR_UNITS_M             0       /* 10^6 */
+#define SX2_QPCR_IR_UNITS_K             1       /* 10^3 */
+#define SX2_QPCR_RATE_TYPE_SINGLE       1
+#define SX2_QPCR_RATE_TYPE_DOUBLE       2
+#define SX2_QPCR_ACTION_DISCARD         1
+#define SX2_QPCR_ACTION_FORWARD         2       /* red: dropped to the CPU */
+/* Limits (reg.h v5.10; bytes: Spectrum-1's) */
+#define SX2_QPCR_CIR_PKTS_MIN           1
+#define SX2_QPCR_CIR_PKTS_MAX           2000000000u
+#define SX2_QPCR_CBS_PKTS_MIN           4
+#define SX2_QPCR_CBS_PKTS_MAX           24
+#define SX2_QPCR_CIR_BITS_MIN           1024ull
+#define SX2_QPCR_CIR_BITS_MAX           2000000000000ull
+#define SX2_QPCR_CBS_BITS_MIN           4
+#define SX2_QPCR_CBS_BITS_MAX           25
+#define SX2_QPCR_CBS_BITS_UNIT          512     /* bits per 2^cbs */
+/* Policers the model has (silent for SwitchX-2): pid 0..15 */
+#define SX2_NUM_POLICERS                16
+
 #define SX2_REG_HTGT_ID                 0x7002
 #define SX2_REG_HTGT_LEN                0x20
 #define SX2_REG_HTGT_SWID               0x00, 24, 8
@@ -836,7 +907,11 @@ enum {
     SX2_HPKT_SOFT_DISCARD               = 4,
     SX2_HPKT_TRAP_AND_SOFT_DISCARD      = 5,
     SX2_HPKT_TRAP_EXCEPTION_TO_CPU      = 6,
-    SX2_HPKT_SET_FW_DEFAULT             = 15,
+    /*
+     * 15 in v5.10/v6.1's enum, but action is 3 bits wide and the
+     * driver's setter masks it: 7 arrives.
+     */
+    SX2_HPKT_SET_FW_DEFAULT             = 7,
 };
 
 #define SX2_REG_MGIR_ID                 0x9020

@@ -213,6 +213,7 @@ static SwitchX2PortCounters *sx2_qmp_port_counters(const SX2PortCounters *c)
     q->rx_discards = c->rx_discards;
     q->rx_too_long = c->rx_too_long;
     q->rx_undersize = c->rx_undersize;
+    q->rx_port_security_discards = c->rx_security;
     q->tx_frames = c->tx_frames;
     q->tx_octets = c->tx_octets;
     q->tx_unicast = c->tx_ucast;
@@ -370,6 +371,42 @@ static SwitchX2CpuCounters *sx2_qmp_cpu(SwitchX2State *s)
 }
 
 /*
+ * Trap group policers
+ */
+static SwitchX2PolicerList *sx2_qmp_policers(SwitchX2State *s)
+{
+    SwitchX2PolicerList *list = NULL, **tail = &list;
+    unsigned pid, g;
+
+    for (pid = 0; pid < SX2_NUM_POLICERS; pid++) {
+        const SX2Policer *p = &s->policer[pid];
+        SwitchX2Policer *q;
+        uint8List **gtail;
+
+        if (!p->set) {
+            continue;
+        }
+        q = g_new0(SwitchX2Policer, 1);
+        q->pid = pid;
+        q->bytes = p->bytes;
+        q->cir = p->cir;
+        q->ir_units = p->ir_units;
+        q->cbs = p->cbs;
+        q->rate = sx2_policer_rate(p);
+        q->burst = sx2_policer_burst(p);
+        q->violate_count = p->violate_count;
+        gtail = &q->trap_groups;
+        for (g = 0; g < SX2_TRAP_GROUPS; g++) {
+            if (s->htgt[g].valid && s->htgt[g].pide && s->htgt[g].pid == pid) {
+                QAPI_LIST_APPEND(gtail, g);
+            }
+        }
+        QAPI_LIST_APPEND(tail, q);
+    }
+    return list;
+}
+
+/*
  * The device
  */
 static SwitchX2Profile *sx2_qmp_profile(SwitchX2State *s)
@@ -420,9 +457,13 @@ static SwitchX2Info *sx2_qmp_info(SwitchX2State *s)
     q->fdb_full_drops = s->learn_full_drops;
     q->fdb_notifications = s->sfn_count;
     q->fdb_notifications_lost = s->sfn_dropped;
+    q->fdb_learning_outstanding = s->learn_pending ?
+                                  g_hash_table_size(s->learn_pending) : 0;
+    q->fdb_ageing_deferred = s->age_deferred;
     q->age_time = s->age_time;
     q->profile = sx2_qmp_profile(s);
     q->cpu = sx2_qmp_cpu(s);
+    q->policers = sx2_qmp_policers(s);
     for (i = 1; i <= s->num_ports && i <= SX2_MAX_PORTS; i++) {
         QAPI_LIST_APPEND(tail, sx2_qmp_port(&s->fp[i]));
     }
@@ -615,6 +656,32 @@ static SwitchX2FloodList *sx2_qmp_floods(SwitchX2State *s, bool has_fid,
     return list;
 }
 
+static void sx2_qmp_mid_add(SwitchX2MidList ***tail, unsigned mid,
+                            const SX2PortSet *set)
+{
+    SwitchX2Mid *m;
+
+    if (sx2_qmp_portset_empty(set)) {
+        return;
+    }
+    m = g_new0(SwitchX2Mid, 1);
+    m->mid = mid;
+    m->ports = sx2_qmp_portset(set);
+    QAPI_LIST_APPEND(*tail, m);
+}
+
+static SwitchX2MidList *sx2_qmp_mids(SwitchX2State *s)
+{
+    SwitchX2MidList *list = NULL, **tail = &list;
+    unsigned mid;
+
+    for (mid = 0; s->smid && mid < s->smid_count; mid++) {
+        sx2_qmp_mid_add(&tail, mid, &s->smid[mid]);
+    }
+    sx2_qmp_mid_add(&tail, SX2_MID_FLOOD, &s->smid_flood);
+    return list;
+}
+
 SwitchX2Fdb *qmp_query_switchx2_fdb(bool has_id, const char *id,
                                     bool has_fid, uint16_t fid, Error **errp)
 {
@@ -636,5 +703,7 @@ SwitchX2Fdb *qmp_query_switchx2_fdb(bool has_id, const char *id,
     q->qom_path = object_get_canonical_path(OBJECT(s));
     q->entries = sx2_qmp_fdb_entries(s, has_fid, fid);
     q->flood = sx2_qmp_floods(s, has_fid, fid);
+    q->mid_count = s->smid_count;
+    q->mids = sx2_qmp_mids(s);
     return q;
 }

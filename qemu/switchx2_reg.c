@@ -315,6 +315,81 @@ static uint8_t sx2_reg_sftr(SwitchX2State *s, uint8_t *pl, bool write)
 }
 
 /*
+ * SMID - switch multicast ID: MID to port membership, applied only where
+ * port_mask is set (as SFTR).  MIDs 0..max_mid-1 (the profile's
+ * multicast group count) exist once a profile is set, and so does MID
+ * 0xD000, the swid flooding MID upstream writes here (v4.3, "due to FW
+ * bug") and in every SFGC.mid.  No source says more: other MIDs are
+ * refused.  The table is global; swid must be an Ethernet partition.
+ * Flooding does not read it (no source ties SFGC.mid to forwarding).
+ */
+void sx2_smid_resize(SwitchX2State *s, unsigned count)
+{
+    g_free(s->smid);
+    s->smid = count ? g_new0(SX2PortSet, count) : NULL;
+    s->smid_count = count;
+    memset(&s->smid_flood, 0, sizeof(s->smid_flood));
+}
+
+SX2PortSet *sx2_smid_entry(SwitchX2State *s, unsigned mid)
+{
+    if (!s->profile.set) {
+        return NULL;
+    }
+    if (mid == SX2_MID_FLOOD) {
+        return &s->smid_flood;
+    }
+    return mid < s->smid_count ? &s->smid[mid] : NULL;
+}
+
+static uint8_t sx2_reg_smid(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned swid = sx2_fget(pl, SX2_REG_SMID_SWID);
+    unsigned mid = sx2_fget(pl, SX2_REG_SMID_MID);
+    uint8_t *ports = pl + SX2_REG_SMID_PORT_OFF;
+    uint8_t *mask = pl + SX2_REG_SMID_PORT_MASK_OFF;
+    SX2PortSet *e;
+    unsigned port;
+
+    if (swid >= SX2_NUM_SWIDS ||
+        s->profile.swid_type[swid] != SX2_SWID_TYPE_ETH) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SMID: swid %u is not an "
+                      "Ethernet switch partition\n", swid);
+        return BAD_PARAM;
+    }
+    e = sx2_smid_entry(s, mid);
+    if (!e) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SMID: MID 0x%x does not "
+                      "exist (0..%u from the profile's max_mid, and 0x%x)\n",
+                      mid, s->smid_count ? s->smid_count - 1 : 0,
+                      SX2_MID_FLOOD);
+        return BAD_PARAM;
+    }
+    if (write) {
+        for (port = s->num_ports + 1; port < SX2_REG_SMID_BITMAP_BYTES * 8;
+             port++) {
+            if (sx2_bitmap_test(mask, port)) {
+                qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SMID: local port "
+                              "%u does not exist\n", port);
+                return BAD_PARAM;
+            }
+        }
+        for (port = 0; port <= s->num_ports; port++) {
+            if (sx2_bitmap_test(mask, port)) {
+                sx2_portset_assign(e, port, sx2_bitmap_test(ports, port));
+            }
+        }
+        trace_switchx2_smid(swid, mid, e->lo, e->hi);
+    }
+    memset(ports, 0, SX2_REG_SMID_BITMAP_BYTES);
+    memset(mask, 0, SX2_REG_SMID_BITMAP_BYTES);
+    for (port = 0; port <= s->num_ports; port++) {
+        sx2_bitmap_assign(ports, port, sx2_portset_test(e, port));
+    }
+    return OK;
+}
+
+/*
  * SPMLR - switch port MAC learning mode
  */
 static uint8_t sx2_reg_spmlr(SwitchX2State *s, uint8_t *pl, bool write)
@@ -571,95 +646,207 @@ static uint8_t sx2_reg_paos(SwitchX2State *s, uint8_t *pl, bool write)
 }
 
 /*
- * PPCNT - port performance counters
+ * PPCNT - port performance counters.  Each group reports the port's MAC
+ * counters the way its standard defines them (IEEE 802.3 clause 30,
+ * RFC 2863 with RFC 3635's Ethernet reading, RFC 2819, RFC 3635); see
+ * SX2PortCounters for how frames are counted.  clr resets one group,
+ * whatever the others read: each group reads its counters minus what
+ * they were at its last clear.
  */
-static void sx2_cnt(uint8_t *pl, unsigned off, uint64_t val)
+static const uint8_t sx2_ppcnt_slot_grp[SX2_PPCNT_SLOTS] = {
+    [SX2_PPCNT_SLOT_IEEE_8023] = SX2_PPCNT_IEEE_8023,
+    [SX2_PPCNT_SLOT_RFC_2863] = SX2_PPCNT_RFC_2863,
+    [SX2_PPCNT_SLOT_RFC_2819] = SX2_PPCNT_RFC_2819,
+    [SX2_PPCNT_SLOT_RFC_3635] = SX2_PPCNT_RFC_3635,
+    [SX2_PPCNT_SLOT_EXT] = SX2_PPCNT_EXT,
+    [SX2_PPCNT_SLOT_DISCARD] = SX2_PPCNT_DISCARD,
+    [SX2_PPCNT_SLOT_PRIO] = SX2_PPCNT_PRIO,
+    [SX2_PPCNT_SLOT_TC] = SX2_PPCNT_TC,
+    [SX2_PPCNT_SLOT_TC_CONG] = SX2_PPCNT_TC_CONG,
+};
+
+static int sx2_ppcnt_slot(unsigned grp)
 {
-    sx2_set64(pl, SX2_PPCNT_CNT_OFF + off, val);
+    unsigned i;
+
+    for (i = 0; i < SX2_PPCNT_SLOTS; i++) {
+        if (sx2_ppcnt_slot_grp[i] == grp) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static bool sx2_ppcnt_per_prio(unsigned grp)
+{
+    return grp == SX2_PPCNT_PRIO || grp == SX2_PPCNT_TC ||
+           grp == SX2_PPCNT_TC_CONG;
+}
+
+/* What group @grp (priority / TC @prio_tc) reads from @c, uncleared */
+static void sx2_ppcnt_raw(const SX2PortCounters *c, unsigned grp,
+                          unsigned prio_tc, uint64_t *v)
+{
+    unsigned i;
+
+#define SX2_CNT(off, val)   (v[(off) / 8] = (val))
+    memset(v, 0, sizeof(*v) * SX2_PPCNT_COUNTERS);
+    switch (grp) {
+    case SX2_PPCNT_IEEE_8023:
+        SX2_CNT(0x00, c->tx_frames);        /* aFramesTransmittedOK */
+        SX2_CNT(0x08, c->rx_frames);        /* aFramesReceivedOK */
+        SX2_CNT(0x20, c->tx_payload);       /* aOctetsTransmittedOK */
+        SX2_CNT(0x28, c->rx_payload);       /* aOctetsReceivedOK */
+        SX2_CNT(0x30, c->tx_mcast);
+        SX2_CNT(0x38, c->tx_bcast);
+        SX2_CNT(0x40, c->rx_mcast);
+        SX2_CNT(0x48, c->rx_bcast);
+        SX2_CNT(0x60, c->rx_too_long);      /* aFrameTooLongErrors */
+        break;
+    case SX2_PPCNT_RFC_2863:
+        SX2_CNT(0x00, c->rx_octets);        /* ifInOctets */
+        SX2_CNT(0x08, c->rx_ucast);
+        SX2_CNT(0x10, c->rx_discards);      /* ifInDiscards */
+        SX2_CNT(0x18, c->rx_too_long + c->rx_undersize);   /* ifInErrors */
+        SX2_CNT(0x28, c->tx_octets);        /* ifOutOctets */
+        SX2_CNT(0x30, c->tx_ucast);
+        SX2_CNT(0x38, c->tx_discards);      /* ifOutDiscards */
+        SX2_CNT(0x48, c->rx_mcast);
+        SX2_CNT(0x50, c->rx_bcast);
+        SX2_CNT(0x58, c->tx_mcast);
+        SX2_CNT(0x60, c->tx_bcast);
+        break;
+    case SX2_PPCNT_RFC_2819:
+        /* 0x00 etherStatsDropEvents: no drop for lack of resources */
+        SX2_CNT(0x08, c->rx_all_octets);    /* etherStatsOctets */
+        SX2_CNT(0x10, c->rx_frames + c->rx_too_long + c->rx_undersize);
+        SX2_CNT(0x18, c->rx_bcast);
+        SX2_CNT(0x20, c->rx_mcast);
+        SX2_CNT(0x30, c->rx_undersize);     /* etherStatsUndersizePkts */
+        SX2_CNT(0x38, c->rx_oversize);      /* etherStatsOversizePkts */
+        for (i = 0; i < ARRAY_SIZE(c->rx_hist); i++) {
+            SX2_CNT(0x58 + 8 * i, c->rx_hist[i]);
+        }
+        break;
+    case SX2_PPCNT_RFC_3635:
+        SX2_CNT(0x50, c->rx_too_long);      /* dot3StatsFrameTooLongs */
+        break;
+    case SX2_PPCNT_PRIO:
+        /* Untagged slow-path traffic is priority 0 */
+        if (prio_tc == 0) {
+            SX2_CNT(0x00, c->rx_octets);
+            SX2_CNT(0x20, c->rx_frames);
+            SX2_CNT(0x28, c->tx_octets);
+            SX2_CNT(0x48, c->tx_frames);
+        }
+        break;
+    default:
+        break;
+    }
+#undef SX2_CNT
+}
+
+/* Set the clear point of group slot @slot of port @p to now */
+static void sx2_ppcnt_clear(SX2Port *p, unsigned slot)
+{
+    sx2_ppcnt_raw(&p->cnt, sx2_ppcnt_slot_grp[slot], 0, p->ppcnt_base[slot]);
+    trace_switchx2_ppcnt_clear(p->local_port, sx2_ppcnt_slot_grp[slot]);
 }
 
 static uint8_t sx2_reg_ppcnt(SwitchX2State *s, uint8_t *pl, bool write)
 {
     unsigned lp = sx2_lp(pl, 16, 12);
+    unsigned swid = sx2_fget(pl, SX2_REG_PPCNT_SWID);
+    unsigned pnat = sx2_fget(pl, SX2_REG_PPCNT_PNAT);
     unsigned grp = sx2_fget(pl, SX2_REG_PPCNT_GRP);
     unsigned prio_tc = sx2_fget(pl, SX2_REG_PPCNT_PRIO_TC);
-    SX2PortCounters zero = { 0 };
-    const SX2PortCounters *c = &zero;
-    unsigned i;
+    bool clr = sx2_fget(pl, SX2_REG_PPCNT_CLR);
+    /* v6.1's lp_gl 1: local_port 255 is port 255, not "all ports" */
+    bool all_ports = lp == SX2_PPCNT_ALL_PORTS &&
+                     !sx2_fget(pl, SX2_REG_PPCNT_LP_GL);
+    bool all_groups = grp == SX2_PPCNT_ALL_GROUPS;
+    uint64_t v[SX2_PPCNT_COUNTERS];
+    int slot = -1;
+    unsigned i, port;
 
-    if (lp > s->num_ports) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: local port %u\n",
-                      lp);
+    if (pnat != 0) {
+        qemu_log_mask(pnat == 1 ? LOG_UNIMP : LOG_GUEST_ERROR,
+                      "switchx2: PPCNT: pnat %u: only local port numbers "
+                      "(0) are implemented\n", pnat);
         return BAD_PARAM;
     }
-    if (lp != SX2_CPU_PORT) {
-        c = &s->fp[lp].cnt;
-    }
-    memset(pl + SX2_PPCNT_CNT_OFF, 0, SX2_REG_PPCNT_LEN - SX2_PPCNT_CNT_OFF);
-
-    switch (grp) {
-    case SX2_PPCNT_IEEE_8023:
-        sx2_cnt(pl, 0x00, c->tx_frames);
-        sx2_cnt(pl, 0x08, c->rx_frames);
-        sx2_cnt(pl, 0x20, c->tx_octets);
-        sx2_cnt(pl, 0x28, c->rx_octets);
-        sx2_cnt(pl, 0x30, c->tx_mcast);
-        sx2_cnt(pl, 0x38, c->tx_bcast);
-        sx2_cnt(pl, 0x40, c->rx_mcast);
-        sx2_cnt(pl, 0x48, c->rx_bcast);
-        sx2_cnt(pl, 0x60, c->rx_too_long);
-        break;
-    case SX2_PPCNT_RFC_2863:
-        sx2_cnt(pl, 0x00, c->rx_octets);
-        sx2_cnt(pl, 0x08, c->rx_ucast);
-        sx2_cnt(pl, 0x10, c->rx_discards);
-        sx2_cnt(pl, 0x18, c->rx_too_long);
-        sx2_cnt(pl, 0x28, c->tx_octets);
-        sx2_cnt(pl, 0x30, c->tx_ucast);
-        sx2_cnt(pl, 0x38, c->tx_discards);
-        sx2_cnt(pl, 0x48, c->rx_mcast);
-        sx2_cnt(pl, 0x50, c->rx_bcast);
-        sx2_cnt(pl, 0x58, c->tx_mcast);
-        sx2_cnt(pl, 0x60, c->tx_bcast);
-        break;
-    case SX2_PPCNT_RFC_2819:
-        sx2_cnt(pl, 0x00, c->rx_discards);
-        sx2_cnt(pl, 0x08, c->rx_octets);
-        sx2_cnt(pl, 0x10, c->rx_frames);
-        sx2_cnt(pl, 0x18, c->rx_bcast);
-        sx2_cnt(pl, 0x20, c->rx_mcast);
-        sx2_cnt(pl, 0x30, c->rx_undersize);
-        sx2_cnt(pl, 0x38, c->rx_too_long);
-        for (i = 0; i < ARRAY_SIZE(c->rx_hist); i++) {
-            sx2_cnt(pl, 0x58 + 8 * i, c->rx_hist[i]);
-        }
-        break;
-    case SX2_PPCNT_RFC_3635:
-        sx2_cnt(pl, 0x48, c->rx_too_long);  /* dot3StatsFrameTooLongs */
-        break;
-    case SX2_PPCNT_EXT:
-    case SX2_PPCNT_DISCARD:
-        break;
-    case SX2_PPCNT_PRIO:
-    case SX2_PPCNT_TC:
-    case SX2_PPCNT_TC_CONG:
-        if (prio_tc > 7) {
+    if (all_groups) {
+        if (!write || !clr) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: group 63 (all "
+                          "groups) is only valid on Set() with clr\n");
             return BAD_PARAM;
         }
-        /* Untagged traffic of the slow path uses priority/TC 0 */
-        if (grp == SX2_PPCNT_PRIO && prio_tc == 0) {
-            sx2_cnt(pl, 0x00, c->rx_octets);
-            sx2_cnt(pl, 0x20, c->rx_frames);
-            sx2_cnt(pl, 0x28, c->tx_octets);
-            sx2_cnt(pl, 0x48, c->tx_frames);
+    } else {
+        slot = sx2_ppcnt_slot(grp);
+        if (slot < 0) {
+            qemu_log_mask(grp == 0x8 || grp == 0x12 ? LOG_UNIMP
+                                                    : LOG_GUEST_ERROR,
+                          "switchx2: PPCNT: group 0x%x is not "
+                          "implemented\n", grp);
+            return BAD_PARAM;
         }
-        break;
-    default:
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: group 0x%x\n", grp);
-        return BAD_PARAM;
+        if (sx2_ppcnt_per_prio(grp) ? prio_tc > 7 : prio_tc != 0) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: group 0x%x "
+                          "prio_tc %u\n", grp, prio_tc);
+            return BAD_PARAM;
+        }
     }
-    if (sx2_fget(pl, SX2_REG_PPCNT_CLR) && lp != SX2_CPU_PORT) {
-        memset(&s->fp[lp].cnt, 0, sizeof(s->fp[lp].cnt));
+    if (all_ports) {
+        if (!write) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: local port 255 "
+                          "(all ports) is only valid on Set()\n");
+            return BAD_PARAM;
+        }
+        if (swid >= SX2_NUM_SWIDS && swid != SX2_PPCNT_SWID_ALL) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: swid %u\n",
+                          swid);
+            return BAD_PARAM;
+        }
+    } else {
+        if (lp > s->num_ports) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: local port "
+                          "%u\n", lp);
+            return BAD_PARAM;
+        }
+        if (swid == SX2_PPCNT_SWID_ALL) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: PPCNT: swid 255 (all "
+                          "partitions) is only valid with local port "
+                          "255\n");
+            return BAD_PARAM;
+        }
+    }
+
+    memset(pl + SX2_PPCNT_CNT_OFF, 0, SX2_REG_PPCNT_LEN - SX2_PPCNT_CNT_OFF);
+    if (!all_ports && !all_groups && lp != SX2_CPU_PORT) {
+        SX2Port *p = &s->fp[lp];
+        bool cleared = !sx2_ppcnt_per_prio(grp) || prio_tc == 0;
+
+        sx2_ppcnt_raw(&p->cnt, grp, prio_tc, v);
+        for (i = 0; i < SX2_PPCNT_COUNTERS; i++) {
+            sx2_set64(pl, SX2_PPCNT_CNT_OFF + 8 * i,
+                      v[i] - (cleared ? p->ppcnt_base[slot][i] : 0));
+        }
+    }
+    if (!clr || (!all_groups && sx2_ppcnt_per_prio(grp) && prio_tc != 0)) {
+        return OK;
+    }
+    for (port = 1; port <= s->num_ports; port++) {
+        SX2Port *p = &s->fp[port];
+
+        if (all_ports ? (swid != SX2_PPCNT_SWID_ALL && p->swid != swid)
+                      : port != lp) {
+            continue;
+        }
+        for (i = 0; i < SX2_PPCNT_SLOTS; i++) {
+            if (all_groups || (int)i == slot) {
+                sx2_ppcnt_clear(p, i);
+            }
+        }
     }
     return OK;
 }
@@ -735,9 +922,12 @@ static uint8_t sx2_reg_htgt(SwitchX2State *s, uint8_t *pl, bool write)
                           sx2_fget(pl, SX2_REG_HTGT_MIRRORING_AGENT));
             return BAD_PARAM;
         }
-        if (sx2_fget(pl, SX2_REG_HTGT_PIDE)) {
-            qemu_log_mask(LOG_UNIMP, "switchx2: HTGT: pide 1: policers are "
-                          "not implemented\n");
+        if (sx2_fget(pl, SX2_REG_HTGT_PIDE) &&
+            !sx2_policer_usable(s, sx2_fget(pl, SX2_REG_HTGT_PID))) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: HTGT: group %u pid %u: "
+                          "no such policer configured (QPCR, 0..%u)\n", g,
+                          sx2_fget(pl, SX2_REG_HTGT_PID),
+                          SX2_NUM_POLICERS - 1);
             return BAD_PARAM;
         }
         if (rdq >= SX2_NUM_RDQS) {
@@ -747,6 +937,7 @@ static uint8_t sx2_reg_htgt(SwitchX2State *s, uint8_t *pl, bool write)
         }
         t->valid = true;
         t->swid = sx2_fget(pl, SX2_REG_HTGT_SWID);
+        t->pide = sx2_fget(pl, SX2_REG_HTGT_PIDE);
         t->pid = sx2_fget(pl, SX2_REG_HTGT_PID);
         /* Stored and echoed; SwitchX-2 orders by trap group instead */
         t->priority = sx2_fget(pl, SX2_REG_HTGT_PRIORITY);
@@ -755,7 +946,7 @@ static uint8_t sx2_reg_htgt(SwitchX2State *s, uint8_t *pl, bool write)
     }
     sx2_fset(pl, SX2_REG_HTGT_SWID, t->swid);
     sx2_fset(pl, SX2_REG_HTGT_TYPE, SX2_HTGT_PATH_LOCAL);
-    sx2_fset(pl, SX2_REG_HTGT_PIDE, 0);
+    sx2_fset(pl, SX2_REG_HTGT_PIDE, t->pide);
     sx2_fset(pl, SX2_REG_HTGT_PID, t->pid);
     sx2_fset(pl, SX2_REG_HTGT_MIRROR_ACTION, 0);
     sx2_fset(pl, SX2_REG_HTGT_MIRRORING_AGENT, 0);
@@ -766,7 +957,11 @@ static uint8_t sx2_reg_htgt(SwitchX2State *s, uint8_t *pl, bool write)
 }
 
 /*
- * HPKT - host packet trap (trap ID to action and trap group)
+ * HPKT - host packet trap (trap ID to action and trap group).  The
+ * firmware defaults (silent: assumed): ETHEMAD traps to group 0 (EMAD
+ * answers always reach the CPU); every other trap forwards, i.e. a
+ * control frame is switched like any other and an event is not
+ * delivered until HPKT registers it.
  */
 static void sx2_hpkt_default(SwitchX2State *s, unsigned trap_id)
 {
@@ -774,7 +969,6 @@ static void sx2_hpkt_default(SwitchX2State *s, unsigned trap_id)
 
     memset(t, 0, sizeof(*t));
     if (trap_id == SX2_TRAP_ETHEMAD) {
-        /* Register access answers always reach the CPU */
         t->action = SX2_HPKT_TRAP_TO_CPU;
         t->group = 0;
     }
@@ -789,21 +983,31 @@ static uint8_t sx2_reg_hpkt(SwitchX2State *s, uint8_t *pl, bool write)
         unsigned action = sx2_fget(pl, SX2_REG_HPKT_ACTION);
         unsigned g = sx2_fget(pl, SX2_REG_HPKT_TRAP_GROUP);
 
-        if (sx2_fget(pl, 0x00, 20, 4) == SX2_HPKT_SET_FW_DEFAULT) {
+        if (sx2_fget(pl, SX2_REG_HPKT_ACK)) {
+            qemu_log_mask(LOG_UNIMP, "switchx2: HPKT: trap 0x%x ack 1: "
+                          "event acknowledgements are not supported by "
+                          "firmware\n", id);
+            return BAD_PARAM;
+        }
+        if (action == SX2_HPKT_SET_FW_DEFAULT) {
+            /* The last trap group written is the trap's group */
             sx2_hpkt_default(s, id);
-        } else if (action > SX2_HPKT_TRAP_EXCEPTION_TO_CPU ||
-                   g >= SX2_TRAP_GROUPS) {
-            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: HPKT: trap 0x%x action "
-                          "%u group %u\n", id, action, g);
+            t->group = g;
+        } else if (sx2_trap_is_event(id) && action != SX2_HPKT_FORWARD &&
+                   action != SX2_HPKT_TRAP_TO_CPU) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: HPKT: event trap 0x%x "
+                          "action %u: must be 0 (forward) for event trap "
+                          "IDs\n", id, action);
             return BAD_PARAM;
         } else {
+            t->set = true;
             t->action = action;
             t->group = g;
-            t->ack = sx2_fget(pl, SX2_REG_HPKT_ACK);
             /* ctrl is ignored by SwitchX-2: accepted, not kept */
         }
+        trace_switchx2_hpkt(id, action, g, t->action);
     }
-    sx2_fset(pl, SX2_REG_HPKT_ACK, t->ack);
+    sx2_fset(pl, SX2_REG_HPKT_ACK, 0);
     sx2_fset(pl, SX2_REG_HPKT_ACTION, t->action);
     sx2_fset(pl, SX2_REG_HPKT_TRAP_GROUP, t->group);
     sx2_fset(pl, SX2_REG_HPKT_CTRL, 0);
@@ -841,7 +1045,7 @@ static uint8_t sx2_reg_mrsr(SwitchX2State *s, uint8_t *pl, bool write)
                           sx2_fget(pl, SX2_REG_MRSR_COMMAND));
             return BAD_PARAM;
         }
-        sx2_schedule_soft_reset(s);
+        sx2_schedule_soft_reset(s, "software (MRSR)");
         return OK;
     }
     sx2_fset(pl, SX2_REG_MRSR_COMMAND, 0);
@@ -867,6 +1071,7 @@ static uint8_t sx2_reg_mgpir(SwitchX2State *s, uint8_t *pl, bool write)
 static const SX2RegInfo sx2_regs[] = {
     { SX2_REG_SGCR_ID,  SX2_REG_SGCR_LEN,  "SGCR",  sx2_reg_sgcr },
     { SX2_REG_SPAD_ID,  SX2_REG_SPAD_LEN,  "SPAD",  sx2_reg_spad },
+    { SX2_REG_SMID_ID,  SX2_REG_SMID_LEN,  "SMID",  sx2_reg_smid },
     { SX2_REG_SSPR_ID,  SX2_REG_SSPR_LEN,  "SSPR",  sx2_reg_sspr },
     { SX2_REG_SPMS_ID,  SX2_REG_SPMS_LEN,  "SPMS",  sx2_reg_spms },
     { SX2_REG_SFGC_ID,  SX2_REG_SFGC_LEN,  "SFGC",  sx2_reg_sfgc },
@@ -891,6 +1096,7 @@ static const SX2RegInfo sx2_regs[] = {
     { SX2_REG_PPCNT_ID, SX2_REG_PPCNT_LEN, "PPCNT", sx2_reg_ppcnt },
     { SX2_REG_PLIB_ID,  SX2_REG_PLIB_LEN,  "PLIB",  sx2_reg_plib },
     { SX2_REG_PSPA_ID,  SX2_REG_PSPA_LEN,  "PSPA",  sx2_reg_pspa },
+    { SX2_REG_QPCR_ID,  SX2_REG_QPCR_LEN,  "QPCR",  sx2_reg_qpcr },
     { SX2_REG_HTGT_ID,  SX2_REG_HTGT_LEN,  "HTGT",  sx2_reg_htgt },
     { SX2_REG_HPKT_ID,  SX2_REG_HPKT_LEN,  "HPKT",  sx2_reg_hpkt },
     { SX2_REG_MGIR_ID,  SX2_REG_MGIR_LEN,  "MGIR",  sx2_reg_mgir },
@@ -904,6 +1110,19 @@ const SX2RegInfo *sx2_reg_find(uint16_t id)
 
     for (i = 0; i < ARRAY_SIZE(sx2_regs); i++) {
         if (sx2_regs[i].id == id) {
+            return &sx2_regs[i];
+        }
+    }
+    return NULL;
+}
+
+/* The register the model implements under @name (any case), or NULL */
+const SX2RegInfo *sx2_reg_find_name(const char *name)
+{
+    unsigned i;
+
+    for (i = 0; i < ARRAY_SIZE(sx2_regs); i++) {
+        if (!g_ascii_strcasecmp(sx2_regs[i].name, name)) {
             return &sx2_regs[i];
         }
     }
@@ -927,12 +1146,14 @@ void sx2_reg_reset(SwitchX2State *s)
     s->sgcr_llb = false;
     memcpy(s->spad_mac, s->base_mac.a, 6);
     memset(s->htgt, 0, sizeof(s->htgt));
+    sx2_policer_reset(s);
     /* Until the driver retargets it, the EMAD group lands on RDQ 0 */
     s->htgt[0].valid = true;
     for (i = 0; i < SX2_TRAP_ID_MAX; i++) {
         sx2_hpkt_default(s, i);
     }
     sx2_flood_reset(s);
+    sx2_smid_resize(s, 0);
     for (i = 0; i <= SX2_MAX_PORTS; i++) {
         sx2_port_reset(&s->fp[i]);
     }

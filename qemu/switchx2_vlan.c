@@ -299,8 +299,17 @@ uint8_t sx2_reg_svfa(SwitchX2State *s, uint8_t *pl, bool write)
         return BAD_PARAM;
     }
     if (write && fid != vid) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SVFA: VID %u to FID %u: "
-                      "an 802.1Q FID equals its VID\n", vid, fid);
+        /*
+         * reg.h's SFD note ("when independent learning is configured,
+         * VID=FID") implies shared learning exists, but nothing says how
+         * flood tables, static entries (keyed by VID) and dynamic ones
+         * (by FID) behave under it: not implemented rather than guessed.
+         */
+        qemu_log_mask(fid >= SX2_VFID_BASE || !sx2_fid_valid(fid) ?
+                      LOG_GUEST_ERROR : LOG_UNIMP,
+                      "switchx2: SVFA: VID %u to FID %u: only FID = VID "
+                      "(independent learning) is implemented; shared "
+                      "learning is undocumented\n", vid, fid);
         return BAD_PARAM;
     }
     sx2_fset(pl, SX2_REG_SVFA_V, 0);

@@ -134,8 +134,8 @@
 #define DB_EQ               0x600
 #define DB_ARM_CQ           0x800
 #define DB_ARM_EQ           0xa00
-#define FW_READY            0xa1844
-#define FW_READY_MAGIC      0x5e
+#define FW_READY            0xa1844     /* reads 0 on SwitchX-2 */
+#define SW_RESET            0xf0010
 
 #define PCI_ID_SWITCHX2     0xc73815b3u     /* device << 16 | vendor */
 #define PCI_ID_BRIDGE       0x00011b36u     /* QEMU's pci-bridge */
@@ -212,6 +212,8 @@ static const uint16_t known_regs[] = {
     0x200f, 0x2010, 0x2011, 0x2012, 0x2013, 0x2018, 0x201c, 0x201e,
     0x201f, 0x2020, 0x5002, 0x5003, 0x5004, 0x5005, 0x5006, 0x5008,
     0x500a, 0x500d, 0x7002, 0x7003, 0x9020, 0x9023, 0x9100,
+    /* appended: older corpus selectors keep their register */
+    0x2007, 0x4004,
 };
 
 /* What the driver side knows about the device, copied into each child */
@@ -694,8 +696,13 @@ static bool mrsr(void)
     if (!reg_write(REG_MRSR, p, sizeof(p))) {
         return false;
     }
+    /*
+     * The reset runs in a bottom half.  SwitchX-2 has no readiness
+     * indication (FW_READY reads 0): once the main loop has run, the
+     * command interface answers again.
+     */
     flush_events(drv.qts);
-    return (bar_read(FW_READY) & 0xffff) == FW_READY_MAGIC;
+    return exec_cmd(CMD_QUERY_FW, 0, 0, NULL, NULL) == 0;
 }
 
 /* The driver's probe; NULL on success, else the step that failed */
@@ -726,9 +733,13 @@ static const char *bring_up(void)
     if (exec_cmd(CMD_MAP_FA, 0, pages, m, NULL)) {
         return "MAP_FA";
     }
-    /* 1 single and 3 per-VID flood tables, mixed mode, swid 0 Ethernet */
+    /*
+     * 1 single and 3 per-VID flood tables, mixed mode, 64 MIDs, swid 0
+     * Ethernet
+     */
     memset(m, 0, 4096);
-    stl_be_p(m + 0x0c, 0x300);
+    stl_be_p(m + 0x0c, 0x308);
+    fset(m, 0x1c, 0, 16, 64);
     fset(m, 0x30, 16, 4, 1);
     fset(m, 0x30, 8, 4, 3);
     fset(m, 0x30, 0, 3, 3);

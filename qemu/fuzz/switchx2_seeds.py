@@ -61,6 +61,44 @@ def sfd_add(mac, fid, port):
     return bytes(p)
 
 
+def smid(mid, ports, size=0x240):
+    p = bytearray(size)
+    fset(p, 0, 0, 16, mid)
+    for lp in ports:
+        p[0x20 + 31 - lp // 8] |= 1 << (lp % 8)
+        p[0x220 + 31 - lp // 8] |= 1 << (lp % 8)
+    return bytes(p)
+
+
+def ppcnt_pl(lp, grp, clr=0, swid=0):
+    p = bytearray(lp_payload(0x100, lp))
+    fset(p, 0, 24, 8, swid)
+    fset(p, 0, 0, 6, grp)
+    fset(p, 4, 31, 1, clr)
+    return bytes(p)
+
+
+def qpcr(pid, cir, cbs, byts=0):
+    p = bytearray(0x28)
+    fset(p, 0, 14, 2, 2)
+    fset(p, 0, 0, 14, pid)
+    fset(p, 4, 14, 1, byts)
+    fset(p, 4, 8, 2, 1)
+    fset(p, 8, 24, 6, cbs)
+    fset(p, 0xC, 0, 32, cir)
+    fset(p, 0x18, 0, 4, 1)
+    return bytes(p)
+
+
+def htgt_policed(group, rdq, pid):
+    p = bytearray(0x20)
+    fset(p, 0, 0, 8, group)
+    fset(p, 4, 15, 1, 1)
+    fset(p, 4, 0, 8, pid)
+    fset(p, 0x10, 0, 6, rdq)
+    return bytes(p)
+
+
 def sfn_query():
     p = bytearray(0x410)
     fset(p, 4, 0, 8, 64)
@@ -129,6 +167,8 @@ SEEDS = {
     'cmd-queues': [cmd(0x003), cmd(0x018, in_mod=5), cmd(0x202, 1, 3),
                    cmd(0x01E, 0, 1), tx(1, 2, BCAST_A),
                    cmd(0x004, evreq=True), op(SERVICE)],
+    'sw-reset': [op(MMIO, ((0xF0010, 4), (1, 4), (0, 1))),
+                 op(MMIO, ((0xA1844, 4), (0, 4), (1, 1))), cmd(0x004)],
     'db-mmio': [op(DB, ((0x400 + 4 * 5, 2), (7, 4))),
                 op(MMIO, ((0xA1844, 4), (0, 4), (1, 1))),
                 op(MMIO, ((0x71018, 4), (0x800004, 4), (0, 1)))],
@@ -138,6 +178,20 @@ SEEDS = {
                    reg(0x5006, paos(1, True), write=True, emad=True),
                    rx(0, BCAST_A)],
     'ppcnt': [rx(0, BCAST_A), reg(0x5008, lp_payload(0x100, 1), emad=True)],
+    'ppcnt-clear': [rx(0, BCAST_A),
+                    reg(0x5008, ppcnt_pl(1, 0, clr=1), emad=True),
+                    reg(0x5008, ppcnt_pl(255, 63, clr=1, swid=255),
+                        write=True),
+                    reg(0x5008, ppcnt_pl(1, 2), emad=True)],
+    # A policer on the RX trap group, then a flood that reaches the CPU
+    'policer': [reg(0x4004, qpcr(1, 2, 4), write=True),
+                reg(0x7002, htgt_policed(1, 0x14, 1), write=True),
+                rx(0, BCAST_A), rx(1, BCAST_A), rx(2, BCAST_A),
+                op(CLOCK, ((2, 1), (600, 2))), rx(3, BCAST_A),
+                reg(0x4004, qpcr(1, 0, 0), emad=True)],
+    'smid': [reg(0x2007, smid(0xD000, [0], 0x420), write=True),
+             reg(0x2007, smid(3, [1, 2]), write=True, emad=True),
+             reg(0x2007, smid(0xD000, []), emad=True)],
 }
 
 

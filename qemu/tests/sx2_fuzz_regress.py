@@ -56,7 +56,8 @@ KNOWN_CMDS = [0x003, 0x004, 0x006, 0x013, 0x014, 0x015, 0x016, 0x017, 0x018,
 KNOWN_REGS = [0x2000, 0x2002, 0x2008, 0x2009, 0x200A, 0x200B, 0x200D, 0x200E,
               0x200F, 0x2010, 0x2011, 0x2012, 0x2013, 0x2018, 0x201C, 0x201E,
               0x201F, 0x2020, 0x5002, 0x5003, 0x5004, 0x5005, 0x5006, 0x5008,
-              0x500A, 0x500D, 0x7002, 0x7003, 0x9020, 0x9023, 0x9100]
+              0x500A, 0x500D, 0x7002, 0x7003, 0x9020, 0x9023, 0x9100,
+              0x2007, 0x4004]
 DMA_REGIONS = [(IN_MBOX, 0x2000), (EQ_BASE, MAX_EQ * RING_SPAN),
                (CQ_BASE, MAX_CQ * RING_SPAN), (SDQ_BASE, MAX_SDQ * RING_SPAN),
                (RDQ_BASE, MAX_RDQ * RING_SPAN),
@@ -333,10 +334,13 @@ class Device:
         fset(p, 0, 0, 4, 1)
         if not self.reg_write(0x9023, p):
             return False
-        # The reset runs in a bottom half: give the main loop a turn
+        # The reset runs in a bottom half: give the main loop a turn.
+        # There is no readiness indication (FW_READY reads 0): commands
+        # answer RUNNING_RESET (0x26) until the reset has run.
         for _ in range(50):
-            if self.bar_read(FW_READY) & 0xFFFF == 0x5E:
-                return True
+            st = self.exec_cmd(0x004)
+            if st != 0x26:
+                return st == 0
             time.sleep(0.01)
         return False
 
@@ -466,7 +470,8 @@ class Device:
         if self.exec_cmd(0xFFF, 0, pages, fa):
             return 'MAP_FA'
         m = bytearray(4096)
-        struct.pack_into('>I', m, 0x0C, 0x300)
+        struct.pack_into('>I', m, 0x0C, 0x308)
+        fset(m, 0x1C, 0, 16, 64)
         fset(m, 0x30, 16, 4, 1)
         fset(m, 0x30, 8, 4, 3)
         fset(m, 0x30, 0, 3, 3)

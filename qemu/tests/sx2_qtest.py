@@ -281,14 +281,35 @@ def main():
     q.mem_write(t, struct.pack('<IIII', MSI_ADDR, 0, 0xABCD, 0))
     cfg_w32(q, dev, cap, cfg_r32(q, dev, cap) | (1 << 31))
 
-    check(q.reg_r(0xA1844) & 0xFFFF == 0x5E, 'FW_READY reads 0x5E')
-    # MRSR through the command interface
+    check(q.reg_r(0xA1844) == 0, 'FW_READY (BAR0 0xA1844) reads 0: '
+          'SwitchX-2 offers no readiness indication')
+
+    def sgcr_llb(v=None):
+        p = bytearray(0x10)
+        fset(p, 4, 0, 1, v or 0)
+        return fget(reg_cmd(q, 0x2000, p, v is not None)[2], 4, 0, 1)
+
+    # MRSR through the command interface resets the device
+    sgcr_llb(1)
     mrsr = bytearray(8)
     fset(mrsr, 0, 0, 4, 1)
     st, est, _ = reg_cmd(q, 0x9023, mrsr, True)
     check(st == 0 and est == 0, 'MRSR write by ACCESS_REG completes OK')
     q.cmd('clock_step 1000000')
-    check(q.reg_r(0xA1844) & 0xFFFF == 0x5E, 'FW_READY after reset')
+    check(sgcr_llb() == 0 and q.reg_r(0xA1844) == 0,
+          'MRSR reset the device (SGCR.llb back to 0); FW_READY still 0')
+    # The legacy SW_RESET register (v4.3-v4.14): BAR0 0xF0010 bit 0
+    sgcr_llb(1)
+    q.reg_w(0xF0010, 0)
+    q.cmd('clock_step 1000000')
+    kept = sgcr_llb()
+    q.reg_w(0xF0010, 1)
+    q.cmd('clock_step 1000000')
+    st, out = exec_cmd(q, 0x004)
+    check(kept == 1 and sgcr_llb() == 0 and st == 0 and
+          q.reg_r(0xF0010) == 0,
+          'SW_RESET (BAR0 0xF0010): 0 does nothing, bit 0 resets the device '
+          'as MRSR does; reads 0')
 
     st, out = exec_cmd(q, 0x004)
     check(st == 0 and fget(out, 8, 0, 16) == 1, 'QUERY_FW: cmd if rev 1')
@@ -312,7 +333,10 @@ def main():
     check(st == 0x02, 'unknown opcode -> BAD_OP')
     # Debian 5.10's profile: 2 single + 1 per-VID flood table, mixed
     # flood mode, swid 0 Ethernet and swid 1 InfiniBand
-    prof = profile_mbox(2, 1, 3, ((0, 2), (1, 1)), mask=0x33FD)
+    def max_mid_7000(m):
+        fset(m, 0x1C, 0, 16, 7000)
+    prof = profile_mbox(2, 1, 3, ((0, 2), (1, 1)), mask=0x33FD,
+                        extra=max_mid_7000)
     st, _ = exec_cmd(q, 0x100, opmod=1, in_mbox=prof)
     check(st == 0, 'CONFIG_PROFILE as 5.10 sends it')
     st, out = exec_cmd(q, 0x003)
@@ -459,6 +483,39 @@ def main():
 
     # PUDE event + link up on ports 1 and 2, traps for the data path
     check(hpkt(0x08, 0)[1] == 0, 'HPKT PUDE')
+
+    def hpkt_query(trap):
+        p = bytearray(0x10)
+        fset(p, 0, 0, 10, trap)
+        out = reg_cmd(q, 0x7003, p, False)[2]
+        return fget(out, 0, 20, 3), fget(out, 0, 12, 6), fget(out, 0, 24, 1)
+
+    p = bytearray(0x10)
+    fset(p, 0, 24, 1, 1)
+    fset(p, 0, 20, 3, 1)
+    fset(p, 0, 12, 6, 1)
+    fset(p, 0, 0, 10, 0x13)
+    check(reg_cmd(q, 0x7003, p, True)[1] == 7 and
+          hpkt_query(0x13) == (0, 0, 0),
+          'HPKT ack 1 ("not supported by firmware") -> bad parameter, '
+          'nothing stored')
+    check([hpkt(0x08, 0, action=a)[1] for a in (2, 3, 6)] == [7] * 3 and
+          hpkt_query(0x08) == (1, 0, 0),
+          'HPKT PUDE (an event trap) action 2 / 3 / 6 -> bad parameter: '
+          'events take 0 (forward) or 1 (trap) only')
+    hpkt(0x13, 1, action=1)
+    st = hpkt(0x13, 2, action=7)[1]
+    lldp = hpkt_query(0x13)
+    hpkt(0x13, 1, action=1)
+    fset(p, 0, 24, 1, 0)
+    fset(p, 0, 20, 4, 15)
+    fset(p, 0, 12, 6, 3)
+    st2 = reg_cmd(q, 0x7003, p, True)[1]
+    check(st == 0 and lldp == (0, 2, 0) and st2 == 0 and
+          hpkt_query(0x13) == (0, 3, 0),
+          'HPKT action 7 (6.1\'s SET_FW_DEFAULT 15 through the 3-bit field), '
+          'and 15 itself with the reserved bit 23: LLDP back to the firmware '
+          'default (forward), in the group written (%s)' % (lldp,))
     check(htgt(1, 0x14)[1] == 0 and hpkt(0x01, 1)[1] == 0,
           'HTGT/HPKT FDB_MC -> RDQ 0x14 (EMAD)')
     # 5.10's flood setup: SFTR swid 0 single table 0 index 0 range 0 with
@@ -481,6 +538,39 @@ def main():
           '5.10 profile: single table 1 belongs to swid 1, not swid 0')
     check(emad(0x2012, sftr_pl(0, 1, 1, 1, [0]), True)[0] == 7,
           '5.10 profile: the one VID table belongs to no swid (of 2)')
+    # SMID: the MID table (v4.3 wrote MID 0xD000 = {CPU})
+    def smid(mid, ports=(), mask=None, swid=0, size=0x240, write=True):
+        p = bytearray(size)
+        fset(p, 0, 24, 8, swid)
+        fset(p, 0, 0, 16, mid)
+        for lp in ports:
+            p[0x20 + 31 - lp // 8] |= 1 << (lp % 8)
+        for lp in (ports if mask is None else mask):
+            p[0x220 + 31 - lp // 8] |= 1 << (lp % 8)
+        st, pl = emad(0x2007, p, write)
+        return st, sftr_ports(pl) if st == 0 else None
+
+    st, _ = smid(0xD000, [0], size=0x420)
+    check(st == 0 and smid(0xD000, write=False) == (0, [0]),
+          'SMID as v4.3 writes it (0x420 bytes): MID 0xD000 = {CPU}, the '
+          'query returns it')
+    sts = [smid(6999, [1, 2, 3])[0], smid(6999, [1, 2], mask=[1, 2, 3])[0]]
+    check(sts == [0, 0] and smid(6999, write=False) == (0, [1, 2]),
+          'SMID MID 6999 (max_mid 7000): bits applied where port_mask is '
+          'set: {1,2,3} then {1,2} of mask {1,2,3} -> {1,2}')
+    check([smid(7000, [1])[0], smid(0xD001, [1])[0],
+           smid(7000, write=False)[0]] == [7, 7, 7],
+          'SMID MID 7000 / 0xD001 (no such MID) -> bad parameter')
+    check([smid(5, [1], swid=1)[0], smid(5, [1, 5])[0]] == [7, 7] and
+          smid(5, write=False) == (0, []),
+          'SMID swid 1 (InfiniBand) / port_mask bit of port 5 of 4 -> bad '
+          'parameter, nothing changed')
+    f = qmp.cmd('query-switchx2-fdb', id='sw').get('return', {})
+    check(f.get('mid-count') == 7000 and f.get('mids') ==
+          [{'mid': 6999, 'ports': [1, 2]}, {'mid': 0xD000, 'ports': [0]}],
+          'query-switchx2-fdb: mid-count 7000, MIDs 6999 {1,2} and 0xD000 '
+          '{CPU} (%s)' % f.get('mids'))
+    smid(6999, [], mask=[1, 2])
     # VID 1 forwarding on every port, as 5.10 does
     sts = []
     for lp in (1, 2, 3, 4):
@@ -576,7 +666,8 @@ def main():
     regs = [0x2000, 0x2002, 0x2008, 0x200D, 0x2011, 0x2012, 0x2018, 0x5002,
             0x5003, 0x5004, 0x5005, 0x5006, 0x5008, 0x500A, 0x500D, 0x7002,
             0x7003, 0x9020, 0x9100, 0x2009, 0x200A, 0x200B, 0x200E, 0x200F,
-            0x2010, 0x2013, 0x201C, 0x201E, 0x201F, 0x2020]
+            0x2010, 0x2013, 0x201C, 0x201E, 0x201F, 0x2020, 0x2007,
+            0x4004]
     ops = [0x003, 0x004, 0x006, 0x013, 0x014, 0x015, 0x016, 0x017, 0x018,
            0x01E, 0x022, 0x040, 0x100, 0x101, 0x201, 0x202, 0xFFE, 0xFFF]
     # The fault knobs (but the command timeout) come and go meanwhile
@@ -589,6 +680,9 @@ def main():
     # ... and the host looks at whatever state the garbage makes
     queries = []
     for i in range(1500):
+        if krnd.random() < 0.02:
+            qom_set(qmp, 'refuse-reg', krnd.choice(['', 'SPVM', 'PAOS,HTGT',
+                                                    'SFD,SFN,MRSR']))
         if krnd.random() < 0.05:
             qom_set(qmp, krnd.choice(knobs), krnd.randrange(4))
             q.cmd('clock_step %d' % krnd.randrange(10 ** 7))
@@ -626,11 +720,12 @@ def main():
             q.reg_w(rnd.randrange(0x71000, 0x7101C, 4), rnd.getrandbits(32))
     for k in knobs:
         qom_set(qmp, k, 0)
+    qom_set(qmp, 'refuse-reg', '')
     check(queries and all('return' in x for x in queries),
           'query-switchx2, query-switchx2-fdb, info switchx2 answer '
           'throughout the garbage (%d calls)' % len(queries))
     # Whatever state that left, a device reset must bring it back
-    check(q.reg_r(0xA1844) & 0xFFFF in (0, 0x5E), 'alive after fuzzing')
+    check(q.reg_r(0xA1844) == 0, 'alive after fuzzing, FW_READY 0')
     mrsr = bytearray(8)
     fset(mrsr, 0, 0, 4, 1)
     q.reg_w(0x71018, 0)
@@ -849,9 +944,66 @@ def faults_main(q, qmp, r, emad, paos_oper):
     check(down == [2, 2] and [paos_oper(1), paos_oper(2)] == [1, 1],
           'fault-pude-flap set to 0 half way: links up again, flapping '
           'stops')
+    # Events (PUDE) reach the CPU with HPKT action 0, as reg.h asks, and
+    # with 1, as v4.14+ drivers send; action 7 (firmware default) makes
+    # the event unregistered again
+    def pude_with(action):
+        p = bytearray(0x10)
+        fset(p, 0, 20, 3, action)
+        fset(p, 0, 0, 10, 0x08)
+        st = emad(0x7003, p, True)[0]
+        emad_rx()
+        qom_set(qmp, 'fault-pude-flap', 1)
+        ev = []
+        for _ in range(3):
+            q.cmd('clock_step %d' % (5 * 10 ** 6))
+            ev += emad_rx()[1]
+        return st, ev
+
+    flap = [(1, 2), (2, 2), (1, 1), (2, 1)]
+    got = [pude_with(a) for a in (0, 7, 1)]
+    check(got == [(0, flap), (0, []), (0, flap)],
+          'PUDE delivered with HPKT action 0 (forward: reg.h, v4.3-v4.9) and '
+          '1 (trap: v4.14+), not after action 7 (firmware default: not '
+          'registered) (%s)' % got)
+
     bad = qmp.cmd('qom-set', path='/machine/peripheral/sw',
                   property='fault-cqe-error', value=-1)
     check('error' in bad, 'fault knobs refuse a negative count')
+
+    # refuse-reg: silicon without the registers named
+    def spvm_vid7(ieu, write=True):
+        p = lp_pl(0x400, 1)
+        fset(p, 0, 0, 8, 1)
+        fset(p, 4, 0, 12, 7)
+        fset(p, 4, 12, 3, ieu)
+        st, pl = emad(0x200F, p, write)
+        return st, fget(pl, 4, 12, 3) if pl else None
+
+    ok = qom_set(qmp, 'refuse-reg', 'spvm, SPVMLR')
+    val = qom_get(qmp, 'refuse-reg')
+    st_emad = spvm_vid7(6)[0]
+    p = lp_pl(0x400, 1)
+    fset(p, 0, 0, 8, 1)
+    fset(p, 4, 0, 12, 7)
+    fset(p, 4, 12, 3, 6)
+    st_cmd = reg_cmd(q, 0x200F, p, True)[1]
+    st_q, ieu = spvm_vid7(0, write=False)
+    check(ok and val == 'SPVM,SPVMLR' and st_emad == 7 and st_cmd == 7 and
+          st_q == 0 and ieu == 0,
+          'refuse-reg "spvm, SPVMLR" (qom-set): SPVM writes by EMAD and by '
+          'ACCESS_REG -> bad parameter, not executed; queries answer (%s)'
+          % [val, st_emad, st_cmd, st_q, ieu])
+    bad = qmp.cmd('qom-set', path='/machine/peripheral/sw',
+                  property='refuse-reg', value='SPVM,NOPE')
+    check('error' in bad and qom_get(qmp, 'refuse-reg') == 'SPVM,SPVMLR',
+          'refuse-reg with an unknown register name -> error, unchanged')
+    qom_set(qmp, 'refuse-reg', '')
+    st1 = spvm_vid7(6)[0]
+    st2, ieu = spvm_vid7(0, write=False)
+    spvm_vid7(0)
+    check(qom_get(qmp, 'refuse-reg') == '' and st1 == 0 and ieu == 6,
+          'refuse-reg "": SPVM writes executed again')
 
 
 # L2 pipeline: a second device with a 4 entry FDB and three front panel
@@ -918,16 +1070,28 @@ def sfd_dump(q):
     return None
 
 
-def sfn_read(q):
+def sfn_read(q, want=64, end=0, swid=0):
     pl = bytearray(0x410)
-    fset(pl, 4, 0, 8, 64)
+    fset(pl, 0, 24, 8, swid)
+    fset(pl, 4, 20, 1, end)
+    fset(pl, 4, 0, 8, want)
     st, est, out = reg_cmd(q, 0x200B, pl, False)
     recs = []
-    for i in range(fget(out, 4, 0, 8)):
+    for i in range(min(fget(out, 4, 0, 8), 64) if est == 0 else 0):
         o = 0x10 + 0x10 * i
         recs.append((fget(out, o, 20, 4), bytes(out[o + 2:o + 8]),
                      fget(out, o + 8, 0, 16), fget(out, o + 12, 0, 16)))
     return est, recs, fget(out, 4, 20, 1)
+
+
+def sfn_answer(q):
+    """What the driver does with SFN (as upstream Spectrum did): an SFD
+    edit (policy 3, NOP) for each learned record, a remove for each aged
+    one.  Returns the records."""
+    est, recs, end = sfn_read(q)
+    for t, mac, fid, sp in recs:
+        sfd_write(q, 1 if t == 5 else 2, [(mac, fid, sp, 3)])
+    return recs
 
 
 def profile_mbox(single, vid, mode=3, swids=((0, 2),), mask=0x300,
@@ -1038,7 +1202,8 @@ def l2_main():
 
     # SFN with nothing learned
     est, recs, end = sfn_read(q)
-    check(est == 0 and recs == [] and end == 1, 'SFN empty: 0 records, end')
+    check(est == 0 and recs == [] and end == 0,
+          'SFN empty: 0 records, end 0 (a request bit, never reported)')
 
     # SFDAT
     est, out = reg(0x2009, bytearray(8), False)
@@ -1196,7 +1361,8 @@ def l2_main():
     check(svfa(10, 10, lp=3)[0] == 7,
           'SVFA local_port 3 (reserved for 802.1Q FIDs) -> bad parameter')
     check(svfa(10, 4096)[0] == 7 and svfa(11, 7)[0] == 7,
-          'SVFA VID 10 -> FID 4096, VID 11 -> FID 7 -> bad parameter')
+          'SVFA VID 10 -> FID 4096, VID 11 -> FID 7 (shared learning: '
+          'undocumented) -> bad parameter')
 
     # SVPE: no virtual ports
     est, _ = reg(0x201E, lp_pl(4, 3), True)
@@ -1320,7 +1486,8 @@ def l2_main():
     check(sfd_one(policy=1) == (0, 1, False),
           'SFD policy 1 (dynamic MLAG) -> stops, num_rec 1')
     check(sfd_one(policy=2) == (0, 1, False),
-          'SFD policy 2 (reserved) -> stops, num_rec 1')
+          'SFD policy 2 (not in the enum, semantics undocumented) -> '
+          'stops, num_rec 1')
     check(sfd_one(set_vid=True) == (0, 1, False),
           'SFD set_vid 1 -> stops, num_rec 1')
     check(sfd_one(action=1) == (0, 1, False) and
@@ -1345,14 +1512,15 @@ def l2_main():
     check(len(sfd_dump(q)) == 1, 'dynamic entry still there after 5 s')
     q.cmd('clock_step %d' % (7 * 10 ** 9))
     est, recs, end = sfn_read(q)
-    check(sfd_dump(q) == {} and recs == [(7, MAC_B, 1, 2)] and end == 1,
+    check(sfd_dump(q) == {} and recs == [(7, MAC_B, 1, 2)] and end == 0,
           'aged out after 10 s, SFN AGED_OUT_MAC %s' % recs)
 
     # HTGT / HPKT, and a CPU path: FDB_MC -> group 1 -> RDQ 0x14
-    def htgt(group, rdq, mirror=0, agent=0, pide=0):
+    def htgt(group, rdq, mirror=0, agent=0, pide=0, pid=0):
         p = bytearray(0x20)
         fset(p, 0, 0, 8, group)
         fset(p, 4, 15, 1, pide)
+        fset(p, 4, 0, 8, pid)
         fset(p, 8, 8, 2, mirror)
         fset(p, 8, 0, 3, agent)
         fset(p, 0x10, 0, 6, rdq)
@@ -1361,8 +1529,8 @@ def l2_main():
     check(htgt(1, 0x14, mirror=1) == 7 and htgt(1, 0x14, agent=2) == 7,
           'HTGT mirror_action / mirroring_agent (Spectrum-only) -> bad '
           'parameter')
-    check(htgt(1, 0x14, pide=1) == 7, 'HTGT pide 1 (no policers) -> bad '
-          'parameter')
+    check(htgt(1, 0x14, pide=1) == 7, 'HTGT pide 1 pid 0, a policer QPCR '
+          'never configured -> bad parameter')
     check(htgt(1, 0x14) == 0, 'HTGT group 1 -> RDQ 0x14')
     p = bytearray(0x10)
     fset(p, 0, 20, 3, 1)
@@ -1470,14 +1638,21 @@ def l2_main():
           payload, 'broadcast from port 1 floods to ports 2 and 3 (%s)' %
           sorted(got))
     est, recs, end = sfn_read(q)
-    check(recs == [(5, MAC_A, 1, 1)] and (MAC_A, 1) in sfd_dump(q),
-          'SFN LEARNED_MAC %s on port 1, entry in the FDB' % recs)
+    check(recs == [(5, MAC_A, 1, 1)] and (MAC_A, 1) not in sfd_dump(q),
+          'SFN LEARNED_MAC %s on port 1, no FDB entry until the driver '
+          'writes one' % recs)
+    est, n = sfd_write(q, 1, [(MAC_A, 1, 1, 3)])
+    check(est == 0 and n == 1 and sfd_dump(q).get((MAC_A, 1)) == (1, 3, 0),
+          'the driver\'s SFD edit (policy 3, NOP) installs MAC A on port 1')
     got = inject(2, MAC_A + MAC_B + payload)
     check(sorted(got) == [1], 'unicast to the learned MAC goes to port 1 '
           'only (%s)' % sorted(got))
+    sfn_answer(q)
     got = inject(3, MAC_A + MAC_C + payload)
-    check(sorted(got) == [1] and (MAC_C, 1) not in sfd_dump(q),
-          'port 3 (learning disabled) forwards but does not learn')
+    est, recs, end = sfn_read(q)
+    check(sorted(got) == [1] and recs == [] and
+          (MAC_C, 1) not in sfd_dump(q),
+          'port 3 (learning disabled) forwards but raises no LEARNED_MAC')
     check(cpu_rx() == [], 'the CPU is in no flood set: it got nothing')
 
     # SFD TRAP: unicast to the CPU only, whatever floods would do
@@ -1564,6 +1739,163 @@ def l2_main():
     reg(0x200D, p, True)
     got = inject(1, b'\xff' * 6 + MAC_A + payload)
     check(sorted(got) == [3], 'port 2 STP discarding for VID 1: not sent')
+
+    # Pipeline order: traps after VLAN filtering and STP, but for the
+    # link-local protocols (BPDUs, LACP, LLDP, EAPOL)
+    def hpkt_set(trap, action, group=1):
+        p = bytearray(0x10)
+        fset(p, 0, 20, 3, action)
+        fset(p, 0, 12, 6, group)
+        fset(p, 0, 0, 10, trap)
+        return reg(0x7003, p, True)[0]
+
+    sts = [hpkt_set(t, 1) for t in (0x10, 0x13, 0x15, 0x19)]
+    MAC_L, MAC_M, MAC_N = (bytes.fromhex('0200000000%02x' % i)
+                           for i in (0x41, 0x42, 0x43))
+    bpdu = bytes.fromhex('0180c2000000') + MAC_M + b'\x00\x26' + \
+        b'\x42\x42\x03' + bytes(43)
+    lldp = bytes.fromhex('0180c200000e') + MAC_M + b'\x88\xcc' + bytes(46)
+    mvrp = bytes.fromhex('0180c2000021') + MAC_M + b'\x88\xf5' + bytes(46)
+
+    def dhcp(src, vid=None):
+        udp = struct.pack('>HHHH', 68, 67, 8 + 18, 0) + bytes(18)
+        ip = b'\x45\x00' + struct.pack('>H', 20 + len(udp)) + bytes(4) + \
+            b'\x40\x11\x00\x00' + bytes(4) + b'\xff' * 4 + udp
+        tag = b'' if vid is None else b'\x81\x00' + struct.pack('>H', vid)
+        return b'\xff' * 6 + src + tag + b'\x08\x00' + ip
+
+    sfn_read(q)
+    cpu_rx()
+    res = {}
+    for name, frame in (('bpdu', bpdu), ('lldp', lldp), ('mvrp', mvrp),
+                        ('dhcp', dhcp(MAC_M))):
+        got = inject(2, frame)
+        res[name] = (sorted(got), [x[:2] for x in cpu_rx()])
+    recs = sfn_read(q)[1]
+    check(sts == [0] * 4 and res == {'bpdu': ([], [(2, 0x10)]),
+                                     'lldp': ([], [(2, 0x13)]),
+                                     'mvrp': ([], []), 'dhcp': ([], [])} and
+          recs == [],
+          'port 2 STP discarding: its BPDU and LLDP reach the CPU (trap '
+          '0x10, 0x13), its MVRP and DHCP do not; none is learned (%s)' %
+          res)
+    bpdu1 = bytes.fromhex('0180c2000000') + MAC_N + bpdu[12:]
+    got = inject(1, bpdu1)
+    rx1 = [x[:2] for x in cpu_rx()]
+    recs = sfn_read(q)[1]
+    check(got == {} and rx1 == [(1, 0x10)] and recs == [(5, MAC_N, 1, 1)],
+          'a BPDU from port 1 (forwarding, learning): trapped and its '
+          'source learned (%s, %s)' % (rx1, recs))
+    got = inject(1, dhcp(MAC_L, vid=100))
+    rx1 = cpu_rx()
+    got2 = inject(1, dhcp(MAC_L))
+    rx2 = [x[:2] for x in cpu_rx()]
+    recs = sfn_read(q)[1]
+    check(got == {} and rx1 == [] and got2 == {} and rx2 == [(1, 0x19)] and
+          recs == [(5, MAC_L, 1, 1)],
+          'DHCP in VID 100 (port 1 no member) is dropped before the trap; '
+          'in VID 1 it is trapped (0x19) and its source learned (%s, %s)'
+          % (rx2, recs))
+    hpkt_set(0x19, 2)
+    got = inject(1, dhcp(MAC_L))
+    rx1 = [x[:2] for x in cpu_rx()]
+    hpkt_set(0x19, 4)
+    got2 = inject(1, dhcp(MAC_L))
+    rx2 = cpu_rx()
+    hpkt_set(0x19, 0)
+    got3 = inject(1, dhcp(MAC_L))
+    rx3 = cpu_rx()
+    check(sorted(got) == [3] and rx1 == [(1, 0x19)] and got2 == {} and
+          rx2 == [] and sorted(got3) == [3] and rx3 == [],
+          'HPKT DHCP mirror (2): the CPU and port 3 get it; soft discard '
+          '(4): nobody; forward (0): switched only (%s, %s, %s)' %
+          (sorted(got), sorted(got2), sorted(got3)))
+    sfd_write(q, 2, [(MAC_L, 1, 0)])
+
+    # Trap group policers: QPCR, HTGT pide/pid
+    def qpcr(pid, cir=200, cbs=4, byts=0, units=0, g=2, rt=1, va=1, ca=0,
+             clear=0, write=True):
+        p = bytearray(0x28)
+        fset(p, 0, 14, 2, g)
+        fset(p, 0, 0, 14, pid)
+        fset(p, 4, 31, 1, clear)
+        fset(p, 4, 15, 1, ca)
+        fset(p, 4, 14, 1, byts)
+        fset(p, 4, 12, 1, units)
+        fset(p, 4, 8, 2, rt)
+        fset(p, 8, 24, 6, cbs)
+        fset(p, 0xC, 0, 32, cir)
+        fset(p, 0x18, 0, 4, va)
+        est, out = reg(0x4004, p, write)
+        return (est, struct.unpack_from('>Q', out, 0x20)[0],
+                fget(out, 0xC, 0, 32), fget(out, 8, 24, 6))
+
+    bad = [qpcr(16)[0], qpcr(0, g=3)[0], qpcr(0, g=1)[0], qpcr(0, ca=1)[0],
+           qpcr(0, rt=2)[0], qpcr(0, va=0)[0], qpcr(0, cir=0)[0],
+           qpcr(0, cbs=3)[0], qpcr(0, cbs=25)[0],
+           qpcr(0, byts=1, cbs=26)[0], qpcr(0, byts=1, units=1, cir=1)[0]]
+    check(bad == [7] * 11,
+          'QPCR -> bad parameter: pid 16 (16 policers), g 3 (storm control) '
+          '/ 1, color aware, double rate, violate action 0, cir 0, packet '
+          'cbs 3 / 25, bit cbs 26, 1000 bit/s (%s)' % bad)
+    st = qpcr(3)[0]
+    q3 = qpcr(3, cir=0, cbs=0, write=False)
+    check(st == 0 and q3 == (0, 0, 200, 4) and
+          [htgt(1, 0x14, pide=1, pid=p) for p in (5, 16)] == [7, 7] and
+          htgt(1, 0x14, pide=1, pid=3) == 0,
+          'QPCR policer 3: 200 packets/s, burst 2^4; HTGT group 1 to '
+          'policer 5 (not configured) / 16 -> bad parameter, to 3 accepted')
+    p = bytearray(0x20)
+    fset(p, 0, 0, 8, 1)
+    out = reg(0x7002, p, False)[1]
+    bound = [qpcr(3, byts=1, units=0, cir=1, cbs=10)[0],
+             qpcr(3, va=2)[0], qpcr(3, cir=300)[0], qpcr(3)[0]]
+    check(fget(out, 4, 15, 1) == 1 and fget(out, 4, 0, 8) == 3 and
+          bound == [7, 7, 0, 0],
+          'HTGT reads pide 1 pid 3; policer 3 bound: bytes and '
+          'violate_action read only (bad parameter), cir may change (%s)' %
+          bound)
+    # Trapped frames over the rate are dropped and counted
+    sfd_write(q, 1, [(MAC_T, 1, 0, 0, 2)])
+    r.rdq_post(rdqn, 100)
+    cpu_rx()
+    ucast = MAC_T + MAC_B + payload
+    udp_send_many(q, socks, 1, [ucast] * 40)
+    n1 = len(cpu_rx())
+    v1 = qpcr(3, write=False)[1]
+    q.cmd('clock_step %d' % (100 * 10 ** 6))
+    udp_send_many(q, socks, 1, [ucast] * 20)
+    n2 = len(cpu_rx())
+    v2 = qpcr(3, write=False, clear=1)[1]
+    v3 = qpcr(3, write=False)[1]
+    check((n1, v1, n2, v2, v3) == (16, 24, 16, 28, 0),
+          'policer 3 (200/s, burst 16): 40 trapped frames at once: 16 reach '
+          'the CPU, 24 violate; 100 ms later 20 more: 16 pass (the bucket '
+          'refilled to its burst); query with clear_counter answers 28, then '
+          '0 (%s)' % [n1, v1, n2, v2, v3])
+    udp_send_many(q, socks, 1, [ucast] * 5)
+    v4 = qpcr(3, write=False)[1]
+    st = qpcr(3)[0]
+    udp_send_many(q, socks, 1, [ucast] * 5)
+    n5 = len(cpu_rx())
+    check(v4 == 5 and st == 0 and qpcr(3, write=False)[1] == 5 and n5 == 5,
+          'an empty bucket drops 5; a QPCR write keeps violate_count (5) and '
+          'fills the bucket: 5 more pass')
+    htgt(1, 0x14)
+    st = qpcr(4, byts=1, units=1, cir=64, cbs=4)[0]
+    htgt(1, 0x14, pide=1, pid=4)
+    udp_send_many(q, socks, 1, [ucast] * 20)
+    n6 = len(cpu_rx())
+    check(st == 0 and n6 == 16 and qpcr(4, write=False)[1] == 4,
+          'a bit policer, 64 kbit/s, burst 2^4 * 512 bits: 60-byte frames '
+          '(512 bits with FCS): 16 of 20 pass, 4 violate (%s)' % n6)
+    htgt(1, 0x14)
+    udp_send_many(q, socks, 1, [ucast] * 20)
+    n7 = len(cpu_rx())
+    check(n7 == 20 and qpcr(3, byts=1, units=1, cir=64, cbs=4)[0] == 0,
+          'HTGT pide 0 unbinds: all 20 reach the CPU; the unbound policer '
+          'may change to bytes')
+    sfd_write(q, 2, [(MAC_T, 1, 0)])
 
     # A new flood-table layout starts the tables over
     check(profile(1, 3, swids=((0, 2), (1, 1))) == 0,
@@ -1724,6 +2056,27 @@ def storm_main():
     st = exec_cmd(q, 0x100, opmod=1, in_mbox=profile_mbox(1, 0))[0]
     ests = [reg_cmd(q, 0x2012, sftr_pl(0, SINGLE_T, 0, 1, [1, 2]), True)[1],
             reg_cmd(q, 0x2011, sfgc_pl(0, SINGLE_T, 0), True)[1]]
+    # ... and the CPU in that flood table, FDB_MC in trap group 1, which
+    # a policer holds to 1024 packets/s, burst 512
+    qp = bytearray(0x28)
+    fset(qp, 0, 14, 2, 2)
+    fset(qp, 4, 8, 2, 1)
+    fset(qp, 8, 24, 6, 9)
+    fset(qp, 0xC, 0, 32, 1024)
+    fset(qp, 0x18, 0, 4, 1)
+    hg = bytearray(0x20)
+    fset(hg, 0, 0, 8, 1)
+    fset(hg, 4, 15, 1, 1)
+    fset(hg, 0x10, 0, 6, 0x14)
+    hp = bytearray(0x10)
+    fset(hp, 0, 20, 3, 1)
+    fset(hp, 0, 12, 6, 1)
+    fset(hp, 0, 0, 10, 0x01)
+    police = [reg_cmd(q, 0x2012, sftr_pl(0, SINGLE_T, 0, 1, [0], [0]),
+                      True)[1],
+              reg_cmd(q, 0x4004, qp, True)[1],
+              reg_cmd(q, 0x7002, hg, True)[1],
+              reg_cmd(q, 0x7003, hp, True)[1]]
     ests += [spms_vid1(q, lp, 3) for lp in (1, 2, 3, 4)]
     ests += [paos_set(q, lp, True) for lp in (1, 2, 3, 4)]
     opers = [paos_oper_of(q, lp) for lp in (1, 2, 3, 4)]
@@ -1764,6 +2117,20 @@ def storm_main():
           (rate, rate2, max(times) * 1000, sum(times) / len(times) * 1000))
     check(rate > 1000 and rate2 > 1000, 'storm: PPCNT rx keeps growing on '
           'both looped ports (%d, %d in 0.3 s)' % (rate, rate2))
+    info = qmp.cmd('query-switchx2', id='sx').get('return', [{}])[0]
+    pol = info.get('policers', [])
+    fdb_mc = [t for t in info.get('cpu', {}).get('traps', [])
+              if t['trap-id'] == 1]
+    tried = fdb_mc[0]['trapped'] + fdb_mc[0]['dropped'] if fdb_mc else 0
+    passed = tried - (pol[0]['violate-count'] if pol else 0)
+    check(police == [0] * 4 and len(pol) == 1 and pol[0]['pid'] == 0 and
+          pol[0]['rate'] == 1024 and pol[0]['burst'] == 512 and
+          pol[0]['trap-groups'] == [1] and pol[0]['violate-count'] > 1000
+          and passed <= 512,
+          'storm: the CPU, in the flood table, gets at most the policer\'s '
+          'burst (512) of %d flooded frames while virtual time stands '
+          'still; query-switchx2 policers: %s' %
+          (tried, [{k: v for k, v in x.items()} for x in pol]))
     check(ok and max(times) < 1.0, 'storm: QMP query-status answers within '
           '1 s while it storms (max %.1f ms)' % (max(times) * 1000))
     check(spms_vid1(q, 1, 1) == 0, 'storm: SPMS port 1 VID 1 discarding')
@@ -1978,9 +2345,10 @@ def query_ports_check(ports):
           c1['rx-unicast'] == 0 and c1['rx-discards'] == 1 and
           c1['tx-frames'] == 0 and c2['tx-frames'] == 2 and
           c2['tx-broadcast'] == 2 and c2['rx-frames'] == 0 and
-          c2['tx-octets'] == 2 * 60 and c1['rx-octets'] == 60 + 64,
+          c2['tx-octets'] == 2 * 64 and c1['rx-octets'] == 64 + 68,
           'query-switchx2 counters: port 1 rx 2 broadcasts (one not '
-          'taken by the CPU: rx-discards 1), port 2 tx 2 (%s / %s)' %
+          'taken by the CPU: rx-discards 1), port 2 tx 2; octets with the '
+          'FCS (%s / %s)' %
           ({k: v for k, v in c1.items() if v}, {k: v for k, v in c2.items()
                                                 if v}))
 
@@ -2081,8 +2449,10 @@ def query_main():
     tagged = b'\xff' * 6 + MAC_D + b'\x81\x00\x00\x0a' + \
         struct.pack('>H', 0x88b5) + bytes(46)
     got2 = udp_inject(q, socks, 1, tagged)
-    check(got1 == [2, 3] and got2 == [2], 'query: a broadcast from port 1 '
-          'in VID 1 and one in VID 10 flood (%s, %s), learning 2 MACs' %
+    recs = sfn_answer(q)
+    check(got1 == [2, 3] and got2 == [2] and len(recs) == 2,
+          'query: a broadcast from port 1 in VID 1 and one in VID 10 flood '
+          '(%s, %s), 2 MACs learned through SFN and SFD edits' %
           (got1, got2))
     q.cmd('clock_step %d' % (3 * 10 ** 9 + 10 ** 8))
 
@@ -2098,10 +2468,13 @@ def query_main():
           info.get('psid') == 'MT_0000000036' and
           info.get('fdb-size') == 8 and info.get('fdb-entries') == 4 and
           info.get('fdb-dynamic') == 2 and info.get('age-time') == 100 and
-          info.get('fdb-notifications') == 2 and
+          info.get('fdb-notifications') == 0 and
+          info.get('fdb-learning-outstanding') == 0 and
+          info.get('fdb-notifications-lost') == 0 and
+          info.get('fdb-ageing-deferred') == 0 and
           info.get('fdb-full-drops') == 0,
           'query-switchx2 sw: id, path, 4 ports, MAC, firmware, PSID, FDB '
-          '4 of 8 (2 dynamic, 2 SFN records queued), age time 100 s')
+          '4 of 8 (2 dynamic, every SFN record answered), age time 100 s')
     check(info.get('profile') == {'set': True, 'flood-mode': 3,
                                   'single-flood-tables': 1,
                                   'vid-flood-tables': 2,
@@ -2147,9 +2520,355 @@ def query_main():
     q.quit()
 
 
+def udp_send_many(q, socks, lp, frames, chunk=100):
+    """Send @frames into port @lp, a chunk at a time so that the UDP
+    socket buffers keep up, then let QEMU take them."""
+    for i in range(0, len(frames), chunk):
+        for f in frames[i:i + chunk]:
+            socks[lp - 1][0].sendto(f, ('127.0.0.1', socks[lp - 1][1]))
+        time.sleep(0.05)
+        q.cmd('clock_step 1000')
+    time.sleep(0.1)
+    q.cmd('clock_step 1000')
+
+
+def sfn_drain(q):
+    """Every queued SFN record, unanswered."""
+    recs = []
+    for _ in range(40):
+        est, r, end = sfn_read(q)
+        recs += r
+        if len(r) < 64:
+            break
+    return recs
+
+
+def learn_setup(q):
+    """Ports 1-3 up in VID 1, flooding to each other; learning on 1 and
+    2, secure mode on 3; ageing time 10 s.  EMAD statuses."""
+    def reg(reg_id, pl):
+        return reg_cmd(q, reg_id, pl, True)[1]
+
+    def spmlr(lp, mode):
+        p = lp_pl(8, lp)
+        fset(p, 4, 30, 2, mode)
+        return p
+
+    sfdat = bytearray(8)
+    fset(sfdat, 4, 0, 20, 10)
+    sts = [exec_cmd(q, 0x100, opmod=1, in_mbox=profile_mbox(1, 1))[0]]
+    sts += [paos_set(q, lp, True) for lp in (1, 2, 3)]
+    sts += [reg(0x200D, spms_pl(lp, [(1, 3)])) for lp in (1, 2, 3)]
+    sts += [reg(0x2018, spmlr(1, 2)), reg(0x2018, spmlr(2, 2)),
+            reg(0x2018, spmlr(3, 3)), reg(0x2009, sfdat),
+            reg(0x2012, sftr_pl(0, VID_T, 1, 1, [1, 2, 3])),
+            reg(0x2011, sfgc_pl(0, VID_T, 0)),
+            reg(0x2011, sfgc_pl(1, VID_T, 0))]
+    return sts
+
+
+def mac_n(i):
+    return bytes.fromhex('0200000a%04x' % i)
+
+
+# Controlled learning (SFN/SFD) and secure ports, on a device of its own
+def learn_main():
+    qmp_path = '/tmp/sx2-qtest-learn-%d.sock' % os.getpid()
+    socks, args = udp_netdevs(3)
+    q = QTest([QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
+               '-display', 'none', '-vga', 'none', '-nodefaults', '-m', '64M',
+               '-L', '/usr/share/seabios', '-L', '/usr/share/qemu',
+               '-qmp', 'unix:%s,server=on,wait=off' % qmp_path] + args +
+              ['-device', 'switchx2,id=sw,ports=4,fdb-size=64,port1=u1,'
+               'port2=u2,port3=u3,refuse-reg=SVPE,,spaft'])
+    qmp = QMP(qmp_path)
+    os.unlink(qmp_path)
+    dev_setup(q, find_dev(q), BAR)
+    spaft = lp_pl(8, 2)
+    fset(spaft, 4, 29, 3, 7)
+    sts = [reg_cmd(q, 0x201E, lp_pl(4, 3), True)[1],
+           reg_cmd(q, 0x2010, spaft, True)[1],
+           reg_cmd(q, 0x2010, lp_pl(8, 2), False)[1]]
+    val = qom_get(qmp, 'refuse-reg')
+    qom_set(qmp, 'refuse-reg', '')
+    sts.append(reg_cmd(q, 0x201E, lp_pl(4, 3), True)[1])
+    check(val == 'SVPE,SPAFT' and sts == [7, 7, 0, 0],
+          'refuse-reg=SVPE,,spaft at -device: SVPE and SPAFT writes -> bad '
+          'parameter, SPAFT query answers; cleared by qom-set (%s, %s)' %
+          (val, sts))
+    sts = learn_setup(q)
+    check(sts == [0] * len(sts), 'learn: ports 1-3 up, learning on 1 and 2, '
+          'secure on 3, age 10 s (%s)' % sts)
+    payload = struct.pack('>H', 0x88b5) + bytes(46)
+
+    def bcast(src):
+        return b'\xff' * 6 + src + payload
+
+    def info():
+        r = qmp.cmd('query-switchx2', id='sw').get('return', [{}])
+        return r[0]
+
+    # SFN's request: num_rec is how many are wanted (0..64), swid 0
+    check([sfn_read(q, want=65)[0], sfn_read(q, swid=1)[0]] == [7, 7],
+          'learn: SFN num_rec 65 / swid 1 -> bad parameter')
+    # One notification per key while it is outstanding
+    X, Y, Z = mac_n(1), mac_n(2), mac_n(3)
+    udp_inject(q, socks, 1, bcast(X))
+    udp_inject(q, socks, 1, bcast(X))
+    outstanding = info().get('fdb-learning-outstanding')
+    est, recs, end = sfn_read(q, end=1)
+    check(est == 0 and recs == [(5, X, 1, 1)] and end == 0 and
+          outstanding == 1 and sfd_dump(q) == {},
+          'learn: two frames from a new source: one LEARNED_MAC, no FDB '
+          'entry; a request with end 1 answers end 0 (%s)' % recs)
+    udp_inject(q, socks, 1, bcast(X))
+    check(sfn_read(q)[1] == [],
+          'learn: popped and unanswered: still no second LEARNED_MAC')
+    # The driver's answer installs it; the next frame refreshes it
+    est, n = sfd_write(q, 1, [(X, 1, 1, 3)])
+    check(est == 0 and n == 1 and sfd_dump(q) == {(X, 1): (1, 3, 0)} and
+          info().get('fdb-learning-outstanding') == 0,
+          'learn: SFD edit policy 3 NOP answers it: entry on port 1, '
+          'nothing outstanding')
+    got = udp_inject(q, socks, 2, X + Y + payload)
+    check(got == [1], 'learn: unicast to X from port 2 goes to port 1 only '
+          '(%s)' % got)
+    # num_rec asks for a number of records
+    udp_inject(q, socks, 1, bcast(Z))
+    est, r1, _ = sfn_read(q, want=1)
+    est2, r2, _ = sfn_read(q, want=0)
+    est3, r3, _ = sfn_read(q)
+    check(r1 == [(5, Y, 1, 2)] and r2 == [] and r3 == [(5, Z, 1, 1)],
+          'learn: SFN num_rec 1 returns one record, num_rec 0 none, then '
+          'the rest (%s, %s, %s)' % (r1, r2, r3))
+    sfd_write(q, 1, [(Y, 1, 2, 3), (Z, 1, 1, 3)])
+    # A station that moves: LEARNED_MAC for the new port, the entry moves
+    # when the driver edits it
+    W = mac_n(4)
+    udp_inject(q, socks, 2, bcast(X))
+    recs = sfn_read(q)[1]
+    got = udp_inject(q, socks, 3, X + W + payload)
+    est, n = sfd_write(q, 1, [(X, 1, 2, 3)])
+    got2 = udp_inject(q, socks, 3, X + W + payload)
+    check(recs == [(5, X, 1, 2)] and got == [1] and n == 1 and got2 == [2],
+          'learn: X seen on port 2: LEARNED_MAC for port 2, frames to X '
+          'still go to port 1 until the edit, then to port 2 (%s, %s, %s)'
+          % (recs, got, got2))
+    # Secure mode (port 3): no learning; a source known on another port
+    # is discarded and counted
+    def p3():
+        ports = info().get('ports', [])
+        return ports[2]['counters'] if len(ports) > 2 else {}
+
+    c0 = p3()
+    got1 = udp_inject(q, socks, 3, bcast(W))
+    recs1 = sfn_read(q)[1]
+    got2 = udp_inject(q, socks, 3, bcast(X))
+    recs2 = sfn_read(q)[1]
+    c1 = p3()
+    check(got1 == [1, 2] and recs1 == [] and (W, 1) not in sfd_dump(q) and
+          got2 == [] and recs2 == [] and
+          c1.get('rx-port-security-discards', 0) -
+          c0.get('rx-port-security-discards', 0) == 1 and
+          c1.get('rx-discards', 0) - c0.get('rx-discards', 0) == 1,
+          'secure port 3: an unknown source floods, raises no LEARNED_MAC '
+          'and stays unknown; source X (known on port 2) is discarded and '
+          'counted in rx-port-security-discards and rx-discards (%s, %s)'
+          % (got1, got2))
+    S, S2 = mac_n(0x20), mac_n(0x21)
+    sfd_write(q, 1, [(S, 1, 3), (S2, 1, 1)])
+    got1 = udp_inject(q, socks, 3, bcast(S))
+    got2 = udp_inject(q, socks, 3, bcast(S2))
+    sfd_write(q, 2, [(S, 1, 0), (S2, 1, 0)])
+    check(got1 == [1, 2] and got2 == [] and
+          p3().get('rx-port-security-discards', 0) -
+          c0.get('rx-port-security-discards', 0) == 2,
+          'secure port 3: a source static on port 3 forwards, one static on '
+          'port 1 is discarded (%s, %s)' % (got1, got2))
+
+    # What the driver's writes take back from the queue
+    A, B, C, D = mac_n(0x10), mac_n(0x11), mac_n(0x12), mac_n(0x13)
+    sfn_drain(q)
+    udp_inject(q, socks, 1, bcast(A))
+    udp_inject(q, socks, 2, bcast(D))
+    sfd_write(q, 1, [(A, 1, 1, 3)])
+    recs = sfn_drain(q)
+    check(recs == [(5, D, 1, 2)],
+          'learn: an SFD edit of a key takes back its queued LEARNED_MAC, '
+          'not the others (%s)' % recs)
+    sfd_write(q, 2, [(D, 1, 0)])
+    sfd_write(q, 1, [(B, 1, 2, 3)])
+    q.cmd('clock_step %d' % (11 * 10 ** 9))
+    aged = [r for r in sfn_drain(q) if r[0] == 7]
+    sfd_write(q, 1, [(B, 1, 2, 3)])
+    q.cmd('clock_step %d' % (11 * 10 ** 9))
+    udp_inject(q, socks, 1, bcast(C))
+    est, n = sfd_write(q, 2, [(B, 1, 0), (C, 1, 0)])
+    recs = [r for r in sfn_drain(q) if r[1] in (B, C)]
+    check(any(r[1] == B for r in aged) and n == 2 and recs == [],
+          'learn: an SFD remove takes back the queued AGED_OUT_MAC and '
+          'LEARNED_MAC of its keys (%s)' % recs)
+    sfd_write(q, 2, [(m, 1, 0) for m in (X, Y, Z, A)])
+    udp_inject(q, socks, 1, bcast(C))
+    udp_inject(q, socks, 2, bcast(D))
+    p = bytearray(0x14)
+    fset(p, 4, 28, 4, 2)
+    fset(p, 0x0C, 0, 16, 1)
+    est = reg_cmd(q, 0x2013, p, True)[1]
+    recs = sfn_read(q)[1]
+    check(est == 0 and recs == [(5, D, 1, 2)],
+          'learn: SFDF of port 1 flushes port 1\'s queued LEARNED_MAC, '
+          'not port 2\'s (%s)' % recs)
+    # Unanswered for the ageing time: it may be raised again
+    udp_inject(q, socks, 1, bcast(C))
+    r1 = sfn_read(q)[1]
+    q.cmd('clock_step %d' % (5 * 10 ** 9))
+    udp_inject(q, socks, 1, bcast(C))
+    r2 = sfn_read(q)[1]
+    q.cmd('clock_step %d' % (6 * 10 ** 9))
+    udp_inject(q, socks, 1, bcast(C))
+    r3 = sfn_read(q)[1]
+    check(r1 == [(5, C, 1, 1)] and r2 == [] and r3 == [(5, C, 1, 1)],
+          'learn: a LEARNED_MAC left unanswered is raised again only after '
+          'the ageing time (10 s) (%s, %s, %s)' % (r1, r2, r3))
+    sfd_write(q, 2, [(m, 1, 0) for m in (C, D)])
+    # Overflow: 1024 records queued at most, the rest counted and traced
+    udp_send_many(q, socks, 1, [bcast(mac_n(0x100 + i)) for i in range(1030)])
+    i1 = info()
+    check(i1.get('fdb-notifications') == 1024 and
+          i1.get('fdb-notifications-lost', 0) >= 6,
+          'learn: 1030 new sources: 1024 LEARNED_MAC queued, the rest '
+          'counted in fdb-notifications-lost (%s, %s)' %
+          (i1.get('fdb-notifications'), i1.get('fdb-notifications-lost')))
+    # An entry due to age while the queue is full stays until there is room
+    sfd_write(q, 1, [(A, 1, 1, 3)])
+    q.cmd('clock_step %d' % (11 * 10 ** 9))
+    i2 = info()
+    kept = (A, 1) in sfd_dump(q)
+    recs = sfn_drain(q)
+    q.cmd('clock_step %d' % (2 * 10 ** 9))
+    aged = sfn_read(q)[1]
+    check(kept and i2.get('fdb-ageing-deferred', 0) >= 1 and
+          len(recs) == 1024 and aged == [(7, A, 1, 1)] and
+          (A, 1) not in sfd_dump(q),
+          'learn: queue full: the aged entry stays (fdb-ageing-deferred %s) '
+          'and ages out once the driver drained the queue (%s)' %
+          (i2.get('fdb-ageing-deferred'), aged))
+    q.quit()
+
+
+def ppcnt(q, lp, grp, write=False, clr=0, prio=0, swid=0, pnat=0, lp_gl=0):
+    """PPCNT: (EMAD status, the 31 counters)."""
+    p = bytearray(0x100)
+    fset(p, 0, 24, 8, swid)
+    fset(p, 0, 16, 8, lp)
+    fset(p, 0, 14, 2, pnat)
+    fset(p, 0, 0, 6, grp)
+    fset(p, 4, 31, 1, clr)
+    fset(p, 4, 30, 1, lp_gl)
+    fset(p, 4, 0, 5, prio)
+    st, est, out = reg_cmd(q, 0x5008, p, write)
+    return est, [struct.unpack_from('>Q', out, 8 + 8 * i)[0]
+                 for i in range(31)]
+
+
+# PPCNT: what each group counts, and clearing one group
+def ppcnt_main():
+    socks, args = udp_netdevs(3)
+    q = QTest([QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
+               '-display', 'none', '-vga', 'none', '-nodefaults', '-m', '64M',
+               '-L', '/usr/share/seabios', '-L', '/usr/share/qemu'] + args +
+              ['-device', 'switchx2,id=sw,ports=4,port1=u1,port2=u2,'
+               'port3=u3'])
+    dev_setup(q, find_dev(q), BAR)
+    sts = learn_setup(q)
+    et = struct.pack('>H', 0x88b5)
+    f1 = b'\xff' * 6 + MAC_A + et + bytes(28)             # 42: padded
+    f2 = b'\xff' * 6 + MAC_A + et + bytes(1500)           # 1514
+    f3 = b'\xff' * 6 + MAC_A + b'\x81\x00\x00\x01' + et + bytes(1500)
+    f4 = b'\xff' * 6 + MAC_A + et + bytes(1586)           # 1600 > MTU
+    f5 = bytes(10)                                        # a runt
+    got = [udp_inject(q, socks, 1, f) for f in (f1, f2, f3, f4, f5)]
+    check(sts == [0] * len(sts) and got == [[2, 3]] * 3 + [[], []],
+          'PPCNT: 42, 1514 and tagged 1518 byte broadcasts flood, a 1600 '
+          'byte frame (MTU 1522) and a 10 byte runt do not (%s)' % got)
+
+    def c(v, off):
+        return v[off // 8]
+
+    st, v = ppcnt(q, 1, 0x0)
+    check(st == 0 and [c(v, o) for o in (0x00, 0x08, 0x28, 0x48, 0x60)] ==
+          [0, 3, 46 + 1500 + 1500, 3, 1],
+          'PPCNT IEEE 802.3 port 1: 3 frames received OK, aOctetsReceivedOK '
+          '= data and padding only (46 + 1500 + 1500), 3 broadcasts, 1 '
+          'frame too long (%s)' % [c(v, o) for o in (0, 8, 0x28, 0x48, 0x60)])
+    st, v = ppcnt(q, 1, 0x1)
+    check(st == 0 and [c(v, o) for o in (0x00, 0x08, 0x10, 0x18, 0x50)] ==
+          [64 + 1518 + 1522, 0, 0, 2, 3],
+          'PPCNT RFC 2863 port 1: ifInOctets with header and FCS (64 + 1518 '
+          '+ 1522), ifInErrors 2 (too long, runt), 3 broadcasts (%s)' %
+          [c(v, o) for o in (0, 8, 0x10, 0x18, 0x50)])
+    st, v = ppcnt(q, 1, 0x2)
+    want = [0, 64 + 1518 + 1522 + 1604 + 14, 5, 3, 0, 1, 2]
+    got = [c(v, o) for o in (0x00, 0x08, 0x10, 0x18, 0x20, 0x30, 0x38)]
+    hist = [c(v, 0x58 + 8 * i) for i in range(10)]
+    check(st == 0 and got == want and hist == [1, 0, 0, 0, 0, 1, 2, 0, 0, 0],
+          'PPCNT RFC 2819 port 1: octets and packets of every frame, bad '
+          'ones included, with FCS; 1 undersize, 2 oversize (> 1518), '
+          'histogram 64: 1, 1024-1518: 1, 1519-2047: 2; no drop events '
+          '(%s, %s)' % (got, hist))
+    st, v = ppcnt(q, 1, 0x3)
+    check(st == 0 and c(v, 0x50) == 1 and c(v, 0x48) == 0,
+          'PPCNT RFC 3635 port 1: dot3StatsFrameTooLongs (0x50) 1')
+    st, v = ppcnt(q, 2, 0x0)
+    st2, v2 = ppcnt(q, 2, 0x1)
+    check(st == st2 == 0 and [c(v, 0x00), c(v, 0x20), c(v, 0x38)] ==
+          [3, 46 + 1500 + 1500, 3] and c(v2, 0x28) == 64 + 1518 + 1518,
+          'PPCNT port 2 tx: 3 frames, aOctetsTransmittedOK 3046 (the tag '
+          'stripped, the short frame padded), ifOutOctets with FCS 3100')
+
+    # clr resets the group asked for, and only it
+    st, v = ppcnt(q, 1, 0x0, clr=1)
+    st2, v2 = ppcnt(q, 1, 0x0)
+    st3, v3 = ppcnt(q, 1, 0x1)
+    check(st == st2 == st3 == 0 and c(v, 0x08) == 3 and c(v2, 0x08) == 0 and
+          c(v2, 0x28) == 0 and c(v3, 0x00) == 3104,
+          'PPCNT Get IEEE 802.3 with clr: answers 3 frames, then reads 0; '
+          'RFC 2863 still reads 3104 octets')
+    udp_inject(q, socks, 1, f1)
+    check(c(ppcnt(q, 1, 0x0)[1], 0x08) == 1 and
+          c(ppcnt(q, 1, 0x1)[1], 0x00) == 3104 + 64,
+          'PPCNT after the clear: IEEE counts from 0, RFC 2863 goes on')
+    st = ppcnt(q, 255, 0x1, write=True, clr=1, swid=255)[0]
+    check(st == 0 and c(ppcnt(q, 1, 0x1)[1], 0x00) == 0 and
+          c(ppcnt(q, 2, 0x1)[1], 0x28) == 0 and
+          c(ppcnt(q, 2, 0x0)[1], 0x00) == 4,
+          'PPCNT Set local port 255 (all ports) swid 255 clr RFC 2863: '
+          'cleared on ports 1 and 2; port 2 IEEE 802.3 still 4 frames')
+    st = ppcnt(q, 2, 63, write=True, clr=1)[0]
+    check(st == 0 and c(ppcnt(q, 2, 0x0)[1], 0x00) == 0 and
+          c(ppcnt(q, 1, 0x2)[1], 0x10) == 6,
+          'PPCNT Set group 63 (all groups) clr on port 2: its IEEE 802.3 '
+          'reads 0; port 1\'s RFC 2819 still 6 packets')
+    bad = [ppcnt(q, 255, 0x0)[0], ppcnt(q, 1, 63)[0],
+           ppcnt(q, 1, 63, write=True)[0], ppcnt(q, 1, 63, clr=1)[0],
+           ppcnt(q, 255, 0x0, write=True, clr=1, lp_gl=1)[0],
+           ppcnt(q, 1, 0x0, swid=255)[0], ppcnt(q, 1, 0x0, prio=1)[0],
+           ppcnt(q, 1, 0x0, pnat=1)[0], ppcnt(q, 1, 0x8)[0],
+           ppcnt(q, 1, 0x10, prio=8)[0]]
+    check(bad == [7] * 10,
+          'PPCNT -> bad parameter: Get of port 255 or group 63, group 63 '
+          'without clr or by Get, port 255 with v6.1 lp_gl 1, swid 255 for '
+          'one port, prio_tc 1 for a group not per priority, pnat 1, group '
+          '0x8, priority 8 (%s)' % bad)
+    q.quit()
+
+
 main()
 l2_main()
 query_main()
+learn_main()
+ppcnt_main()
 storm_main()
 print('%d failure(s)' % FAIL)
 sys.exit(1 if FAIL else 0)
