@@ -272,6 +272,15 @@ static uint8_t sx2_cmd_config_profile(SwitchX2State *s, SX2CmdCtx *c)
         }
         p.max_flood_tables = sx2_fget(c->in, SX2_CP_MAX_FLOOD_TABLES);
         p.max_vid_flood_tables = sx2_fget(c->in, SX2_CP_MAX_VID_FLOOD_TABLES);
+        if (s->fault[SX2_FAULT_MAX_VID_FLOOD_TABLES] &&
+            p.max_vid_flood_tables >
+            s->fault[SX2_FAULT_MAX_VID_FLOOD_TABLES]) {
+            qemu_log_mask(LOG_UNIMP, "switchx2: CONFIG_PROFILE asks for %u "
+                          "per-VID flood tables, fault-max-vid-flood-tables "
+                          "allows %u\n", p.max_vid_flood_tables,
+                          s->fault[SX2_FAULT_MAX_VID_FLOOD_TABLES]);
+            return SX2_CMD_STATUS_EXCEED_LIM;
+        }
         if (p.max_flood_tables + p.max_vid_flood_tables >
             SX2_MAX_FLOOD_TABLES) {
             qemu_log_mask(LOG_GUEST_ERROR,

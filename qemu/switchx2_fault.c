@@ -87,13 +87,18 @@ static const SX2FaultKnob sx2_fault_knobs[SX2_FAULT_MAX] = {
         "fault-cqe-foreign-dq",
         "the next N RX completions name the next RDQ, one their CQ does "
         "not serve" },
+    [SX2_FAULT_MAX_VID_FLOOD_TABLES] = {
+        "fault-max-vid-flood-tables",
+        "CONFIG_PROFILE asking for more than N per-VID flood tables is "
+        "refused, as by silicon that has fewer (0: the model's limit "
+        "alone)" },
 };
 
 /* Use one of the next-N faults if it is armed; false if it is not */
 bool sx2_fault_take(SwitchX2State *s, SX2Fault f)
 {
     assert(f < SX2_FAULT_MAX && f != SX2_FAULT_EMAD_DELAY_MS &&
-           f != SX2_FAULT_EMAD_REG);
+           f != SX2_FAULT_EMAD_REG && f != SX2_FAULT_MAX_VID_FLOOD_TABLES);
     if (!s->fault[f]) {
         return false;
     }

@@ -676,7 +676,7 @@ def main():
              'fault-emad-delay-ms', 'fault-cmd-error', 'fault-cqe-error',
              'fault-cqe-bad-length', 'fault-rdq-bad-port', 'fault-pude-flap',
              'fault-emad-reg', 'fault-emad-skip', 'fault-wqe-byte-count',
-             'fault-cqe-foreign-dq']
+             'fault-cqe-foreign-dq', 'fault-max-vid-flood-tables']
     # ... and the host looks at whatever state the garbage makes
     queries = []
     for i in range(1500):
@@ -839,6 +839,7 @@ def faults_main(q, qmp, r, emad, paos_oper):
     qom_set(qmp, 'fault-emad-skip', 0)
     qom_set(qmp, 'fault-emad-reg', 0)
 
+
     # Delayed responses keep their order, even when the delay shrinks
     qom_set(qmp, 'fault-emad-delay-ms', 20)
     t1 = emad_send(0x2002, bytearray(16))
@@ -970,6 +971,18 @@ def faults_main(q, qmp, r, emad, paos_oper):
     bad = qmp.cmd('qom-set', path='/machine/peripheral/sw',
                   property='fault-cqe-error', value=-1)
     check('error' in bad, 'fault knobs refuse a negative count')
+
+    # Last: new flood table counts start the flood tables over.
+    # Silicon with fewer per-VID flood tables than a profile asks for
+    qom_set(qmp, 'fault-max-vid-flood-tables', 1)
+    sts = [exec_cmd(q, 0x100, opmod=1, in_mbox=profile_mbox(2, v))[0]
+           for v in (3, 1)]
+    qom_set(qmp, 'fault-max-vid-flood-tables', 0)
+    st3 = exec_cmd(q, 0x100, opmod=1, in_mbox=profile_mbox(2, 3))[0]
+    check(sts == [8, 0] and st3 == 0,
+          'fault-max-vid-flood-tables 1: CONFIG_PROFILE with 3 per-VID '
+          'flood tables -> EXCEED_LIM, with 1 taken; 0: 3 taken (%s)' %
+          (sts + [st3]))
 
     # refuse-reg: silicon without the registers named
     def spvm_vid7(ieu, write=True):
