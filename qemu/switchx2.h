@@ -422,8 +422,10 @@ struct SwitchX2State {
 
     /* Ingress budget, switchx2_fp.c */
     unsigned rx_budget;         /* frames the ports may still take now */
+    int64_t rx_busy_ns;         /* host time those taken so far kept us */
     unsigned rx_flush_next;     /* port whose queue is flushed first */
     QEMUBH *rx_bh;              /* refills the budget, flushes the queues */
+    QEMUTimer *rx_timer;        /* schedules rx_bh after the pause */
 
     bool unplugging;            /* in unrealize: take no frames, no events */
 

@@ -22,7 +22,7 @@
 /* Transmits one frame may cause through hubs back into the switch */
 #define SX2_MAX_TX_DEPTH    4
 
-/* Frames the device takes per main-loop turn (see sx2_rx_budget_take) */
+/* Frames the device takes between two pauses (see sx2_rx_budget_spend) */
 #define SX2_RX_BUDGET       64
 
 SX2Port *sx2_port_get(SwitchX2State *s, uint32_t local_port)
@@ -346,22 +346,34 @@ void sx2_port_egress(SX2Port *p, const uint8_t *buf, size_t len)
  * a ring) storm when flooding is on, as silicon does.  But each frame a
  * port takes is forwarded on QEMU's stack, and the net queue at once
  * delivers what comes back, so an unbounded storm would never return to
- * the main loop.  The whole device takes at most SX2_RX_BUDGET frames
- * per main-loop turn; past that its ports refuse frames, the net queues
- * hold them, and a bottom half refills the budget on the next turn and
- * flushes the queues.  Frames are delayed, not dropped (until a net
- * queue itself overflows).
+ * the main loop.  The whole device takes at most SX2_RX_BUDGET frames at
+ * a time; past that its ports refuse frames, the net queues hold them,
+ * and a timer refills the budget and flushes the queues.  Frames are
+ * delayed, not dropped (until a net queue itself overflows).
+ *
+ * The timer waits as long as the spent budget kept the device busy.  A
+ * storm runs on the main loop with the BQL held; refilled at once, it
+ * would leave a vCPU too few chances at the BQL to run the guest that is
+ * meant to stop it.  So forwarding takes at most half the main loop's
+ * time, which only a storm reaches: a guest making the traffic is far
+ * slower than the device forwarding it.
  */
-static bool sx2_rx_budget_take(SwitchX2State *s)
+static void sx2_rx_budget_spend(SwitchX2State *s, int64_t busy_ns)
 {
-    if (!s->rx_budget) {
-        return false;
-    }
+    s->rx_busy_ns += busy_ns;
     if (--s->rx_budget == 0) {
-        trace_switchx2_rx_budget_spent(SX2_RX_BUDGET);
-        qemu_bh_schedule(s->rx_bh);
+        trace_switchx2_rx_budget_spent(SX2_RX_BUDGET, s->rx_busy_ns);
+        timer_mod(s->rx_timer, qemu_clock_get_ns(QEMU_CLOCK_REALTIME) +
+                  s->rx_busy_ns);
     }
-    return true;
+}
+
+/* The bottom half runs under the device's re-entrancy guard */
+static void sx2_rx_resume_timer(void *opaque)
+{
+    SwitchX2State *s = opaque;
+
+    qemu_bh_schedule(s->rx_bh);
 }
 
 static void sx2_rx_resume_bh(void *opaque)
@@ -370,6 +382,7 @@ static void sx2_rx_resume_bh(void *opaque)
     unsigned i, lp;
 
     s->rx_budget = SX2_RX_BUDGET;
+    s->rx_busy_ns = 0;
     /* Start with another port each turn so that none starves the rest */
     s->rx_flush_next = s->rx_flush_next % s->num_ports + 1;
     trace_switchx2_rx_budget_resume(s->rx_flush_next);
@@ -392,38 +405,49 @@ static bool sx2_port_can_receive(NetClientState *nc)
     return p->s->unplugging || p->s->rx_budget > 0;
 }
 
-static ssize_t sx2_port_receive(NetClientState *nc, const uint8_t *buf,
-                                size_t size)
+/* A frame on the wire of port @p: count it and forward it */
+static void sx2_port_ingress(SX2Port *p, const uint8_t *buf, size_t size)
 {
-    SX2Port *p = qemu_get_nic_opaque(nc);
     SwitchX2State *s = p->s;
 
-    if (s->unplugging) {
-        return size;
-    }
-    if (!sx2_rx_budget_take(s)) {
-        return 0;       /* the net queue keeps it for sx2_rx_resume_bh() */
-    }
     if (s->reset_pending || p->oper_status != SX2_OPER_UP) {
         trace_switchx2_rx_port_drop(p->local_port, size, "port down");
-        return size;
+        return;
     }
     if (size < ETH_HLEN) {
         /* Not even a header: a runt, which padding cannot make whole */
         trace_switchx2_rx_port_drop(p->local_port, size, "runt");
         p->cnt.rx_undersize++;
         sx2_count_rx_any(&p->cnt, size + SX2_FCS_LEN);
-        return size;
+        return;
     }
     if (size > p->admin_mtu) {
         trace_switchx2_rx_port_drop(p->local_port, size, "exceeds MTU");
         p->cnt.rx_too_long++;
         sx2_count_rx_any(&p->cnt, sx2_wire_len(size));
-        return size;
+        return;
     }
     sx2_count(&p->cnt, buf, size, true);
     trace_switchx2_rx(p->local_port, size);
     sx2_fwd_ingress(s, p, buf, size);
+}
+
+static ssize_t sx2_port_receive(NetClientState *nc, const uint8_t *buf,
+                                size_t size)
+{
+    SX2Port *p = qemu_get_nic_opaque(nc);
+    SwitchX2State *s = p->s;
+    int64_t start;
+
+    if (s->unplugging) {
+        return size;
+    }
+    if (!s->rx_budget) {
+        return 0;       /* the net queue keeps it for sx2_rx_resume_bh() */
+    }
+    start = qemu_clock_get_ns(QEMU_CLOCK_REALTIME);
+    sx2_port_ingress(p, buf, size);
+    sx2_rx_budget_spend(s, qemu_clock_get_ns(QEMU_CLOCK_REALTIME) - start);
     return size;
 }
 
@@ -478,9 +502,11 @@ bool sx2_fp_realize(SwitchX2State *s, Error **errp)
         qemu_format_nic_info_str(qemu_get_queue(p->nic), p->conf.macaddr.a);
     }
     s->rx_budget = SX2_RX_BUDGET;
+    s->rx_busy_ns = 0;
     s->rx_flush_next = 0;
     s->rx_bh = qemu_bh_new_guarded(sx2_rx_resume_bh, s,
                                    &dev->mem_reentrancy_guard);
+    s->rx_timer = timer_new_ns(QEMU_CLOCK_REALTIME, sx2_rx_resume_timer, s);
     return true;
 }
 
@@ -499,6 +525,10 @@ void sx2_fp_unrealize(SwitchX2State *s)
         if (s->fp[i].nic) {
             sx2_port_drive_far_end(&s->fp[i], true);
         }
+    }
+    if (s->rx_timer) {
+        timer_free(s->rx_timer);
+        s->rx_timer = NULL;
     }
     if (s->rx_bh) {
         qemu_bh_delete(s->rx_bh);
