@@ -23,8 +23,8 @@ mapfile -t commits < <(git -C "$TREE" rev-list --reverse baseline..HEAD)
 mapfile -t postings < <(printf '%s\n' "${patches[@]}" | cut -d/ -f1 | uniq)
 
 # cover_letter_keep_text OLD NEW: NEW is a cover letter format-patch
-# wrote (its shortlog and diffstat are current); give it OLD's subject
-# and text.
+# wrote (its shortlog and diffstat are current); give it OLD's subject,
+# date and text.
 cover_letter_keep_text() {
 	python3 - "$1" "$2" <<'PY' || die "cannot carry the text of $1 over"
 import re, sys
@@ -33,6 +33,9 @@ subject = re.search(r'^Subject: \[[^]]*\] (.*(?:\n .*)*)$', old, re.M).group(1)
 body = old.split('\n\n', 1)[1]
 blurb = re.split(r'^\S.* \(\d+\):$', body, maxsplit=1, flags=re.M)[0].rstrip('\n')
 new = new.replace('*** SUBJECT HERE ***', subject).replace('*** BLURB HERE ***', blurb)
+# The date is the old letter's: it changes when its text does.
+date = re.search(r'^Date: .*$', old, re.M).group(0)
+new = re.sub(r'^Date: .*$', lambda m: date, new, count=1, flags=re.M)
 open(sys.argv[2], 'w').write(new)
 PY
 }

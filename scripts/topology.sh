@@ -13,9 +13,12 @@ ROCKER_SWITCH_ID=5254001234560000
 ROCKER_HOST_MAC_PREFIX=52:54:00:aa:00
 
 # The emulated SwitchX-2: SX_PORTS front-panel ports, the first SX_WIRED
-# of them cabled to hosts. Its switch ID is its base MAC.
+# of them cabled to hosts, and the two SX_LOOP ports cabled to each
+# other (a loop, when something bridges them without STP). Its switch ID
+# is its base MAC.
 SX_PORTS=8
 SX_WIRED=4
+SX_LOOP="5 6"
 SX_BASE_MAC=52:54:00:5a:00:00
 SX_HOST_MAC_PREFIX=52:54:00:bb:00
 # A small FDB (an SX1036 has 48K entries), so that the FDB-full test
@@ -61,6 +64,11 @@ topology_qemu_args() {
 		)
 		sxports+=",port$i=sx$i"
 	done
+	# One hub, two ports: a cable from one switch port to the other.
+	for i in $SX_LOOP; do
+		QEMU_NET_ARGS+=(-netdev "hubport,id=sxl$i,hubid=250")
+		sxports+=",port$i=sxl$i"
+	done
 	# The switch sits behind a PCI bridge with a standard hot-plug
 	# controller, so that tests can unplug it (device_del) under load.
 	# The guest has no ACPI: hot-plug below bridges goes through SHPC.
@@ -78,6 +86,7 @@ ROCKER_SWITCH_ID=$ROCKER_SWITCH_ID
 ROCKER_HOST_MAC_PREFIX=$ROCKER_HOST_MAC_PREFIX
 SX_PORTS=$SX_PORTS
 SX_WIRED=$SX_WIRED
+SX_LOOP='$SX_LOOP'
 SX_SWITCH_ID=$(echo "$SX_BASE_MAC" | tr -d :)
 SX_HOST_MAC_PREFIX=$SX_HOST_MAC_PREFIX
 SX_PMTU_MAX=10000

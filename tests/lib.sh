@@ -99,7 +99,7 @@ sx_qom_set() {
 # the harness does not count those against the driver.
 SX_FAULT_KNOBS="emad-drop emad-busy emad-error emad-delay-ms cmd-timeout
 	cmd-error cqe-error cqe-bad-length rdq-bad-port emad-reg emad-skip
-	wqe-byte-count cqe-foreign-dq"
+	wqe-byte-count cqe-foreign-dq max-vid-flood-tables"
 
 fault_begin() {
 	echo "harness: fault injection begins: $1" >/dev/kmsg

@@ -48,3 +48,13 @@ if echo "$info" | grep -q "fw.psid\|psid"; then
 else
 	not_ok "switchx2: devlink dev info shows the PSID" "$info"
 fi
+
+# At probe the ports are NICs, set up as SwitchX-2's driver set them up
+# until v5.14; VLANs and per-VID flooding wait for the first VLAN upper
+# or bridge (none exists yet in this run).
+check_eq "switchx2: at probe every configured flood type uses the single-entry table" \
+	"single" "$(sx_asic_fdb '[.flood[] | ."table-kind"] | unique | join(" ")')"
+check_eq "switchx2: at probe the ports keep the firmware's PVID, 1" \
+	"1" "$(sx_asic '[.ports[] | select(."local-port" > 0 and ."local-port" <= '"$SX_WIRED"') | .pvid] | unique | map(tostring) | join(" ")')"
+check_eq "switchx2: at probe no port learns" \
+	"disabled" "$(sx_asic '[.ports[] | select(."local-port" > 0) | .learning] | unique | join(" ")')"
