@@ -253,6 +253,11 @@ typedef struct SX2Port {
     /* PPCNT: what each group read at its last clear */
     uint64_t ppcnt_base[SX2_PPCNT_SLOTS][SX2_PPCNT_COUNTERS];
     bool far_end_forced_down;   /* we took the cable's far-end NIC down */
+    /* LAG membership (SLCOR), kept by switchx2_lag.c */
+    bool lagged;
+    bool lag_collecting;
+    uint16_t lag_id;
+    uint8_t lag_index;
 } SX2Port;
 
 typedef struct SX2TrapGroup {
@@ -340,7 +345,25 @@ typedef struct SX2Profile {
     uint8_t max_flood_tables;
     uint8_t max_vid_flood_tables;
     uint8_t flood_mode;
+    uint16_t max_lag;
+    uint16_t max_port_per_lag;
 } SX2Profile;
+
+/* A LAG descriptor (SLDR) and its member ports (SLCOR) */
+typedef struct SX2Lag {
+    bool created;
+    /* Member local port at each port index, 0 where there is none */
+    uint8_t member[SX2_MAX_PORTS_PER_LAG];
+    /* Distributor list: the members SLDR added, in that order */
+    uint8_t dist[SX2_MAX_PORTS_PER_LAG];
+    uint8_t ndist;
+} SX2Lag;
+
+/* LAG hash of the packets entering one port (SLCR) */
+typedef struct SX2LagHash {
+    uint8_t type;
+    uint32_t fields;            /* SX2_SLCR_HASH_* */
+} SX2LagHash;
 
 struct SwitchX2State {
     PCIDevice parent_obj;
@@ -401,6 +424,10 @@ struct SwitchX2State {
     SX2PortSet *smid;
     uint32_t smid_count;
     SX2PortSet smid_flood;      /* SX2_MID_FLOOD */
+    /* Link aggregation, switchx2_lag.c: LAGs 0..profile max_lag-1 */
+    SX2Lag lag[SX2_MAX_LAGS];
+    SX2LagHash lag_hash[SX2_MAX_PORTS + 1];     /* by ingress local port */
+    uint32_t lag_seed;
 
     /* Filtering database, switchx2_fdb.c */
     SX2FdbEntry *fdb;           /* [fdb_size] */
@@ -526,6 +553,12 @@ bool sx2_policer_admit(SwitchX2State *s, unsigned pid, size_t len);
 double sx2_policer_rate(const SX2Policer *p);
 double sx2_policer_burst(const SX2Policer *p);
 uint8_t sx2_reg_qpcr(SwitchX2State *s, uint8_t *pl, bool write);
+
+/* switchx2_lag.c */
+void sx2_lag_reset(SwitchX2State *s);
+uint8_t sx2_reg_sldr(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_slcr(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_slcor(SwitchX2State *s, uint8_t *pl, bool write);
 
 /* switchx2_fdb.c */
 void sx2_fdb_init(SwitchX2State *s);

@@ -256,6 +256,20 @@ static uint8_t sx2_cmd_config_profile(SwitchX2State *s, SX2CmdCtx *c)
     if (mask & SX2_CP_SET_MAX_MID) {
         p.max_mid = sx2_fget(c->in, SX2_CP_MAX_MID);
     }
+    if (mask & SX2_CP_SET_MAX_LAG) {
+        p.max_lag = sx2_fget(c->in, SX2_CP_MAX_LAG);
+    }
+    if (mask & SX2_CP_SET_MAX_PORT_PER_LAG) {
+        p.max_port_per_lag = sx2_fget(c->in, SX2_CP_MAX_PORT_PER_LAG);
+    }
+    if (p.max_lag > SX2_MAX_LAGS ||
+        p.max_port_per_lag > SX2_MAX_PORTS_PER_LAG) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: CONFIG_PROFILE asks for %u "
+                      "LAGs of %u ports, the model has %u of %u\n",
+                      p.max_lag, p.max_port_per_lag, SX2_MAX_LAGS,
+                      SX2_MAX_PORTS_PER_LAG);
+        return SX2_CMD_STATUS_EXCEED_LIM;
+    }
     if (mask & SX2_CP_SET_MAX_SYSTEM_PORT) {
         p.max_system_port = sx2_fget(c->in, SX2_CP_MAX_SYSTEM_PORT);
     }
@@ -334,6 +348,11 @@ static uint8_t sx2_cmd_config_profile(SwitchX2State *s, SX2CmdCtx *c)
         trace_switchx2_profile_flood(p.max_flood_tables,
                                      p.max_vid_flood_tables,
                                      sx2_profile_swids(&p));
+    }
+    if (p.max_lag != s->profile.max_lag ||
+        p.max_port_per_lag != s->profile.max_port_per_lag) {
+        /* Other LAG dimensions: the LAG table starts over */
+        sx2_lag_reset(s);
     }
     if (p.max_mid != s->profile.max_mid) {
         /* A new MID table: MIDs 0..max_mid-1, all empty */

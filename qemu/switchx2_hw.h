@@ -646,6 +646,66 @@ enum {
 #define SX2_SFDF_FLUSH_LAG              4
 #define SX2_SFDF_FLUSH_LAG_AND_FID      5
 
+/* Link aggregation (v5.10 reg.h layouts) */
+#define SX2_REG_SLDR_ID                 0x2014
+#define SX2_REG_SLDR_LEN                0x0C    /* one port in the list */
+#define SX2_REG_SLDR_OP                 0x00, 29, 3
+#define SX2_REG_SLDR_LAG_ID             0x00, 0, 10
+#define SX2_REG_SLDR_NUM_PORTS          0x04, 24, 8
+#define SX2_REG_SLDR_SYSTEM_PORT        0x08, 0, 16
+#define SX2_SLDR_OP_CREATE              0
+#define SX2_SLDR_OP_DESTROY             1
+#define SX2_SLDR_OP_ADD_PORT_LIST       2       /* distributor on */
+#define SX2_SLDR_OP_REMOVE_PORT_LIST    3       /* distributor off */
+
+#define SX2_REG_SLCR_ID                 0x2015
+#define SX2_REG_SLCR_LEN                0x10
+#define SX2_REG_SLCR_PP                 0x00, 24, 1
+#define SX2_REG_SLCR_TYPE               0x00, 0, 4
+#define SX2_REG_SLCR_LAG_HASH           0x04, 0, 20
+#define SX2_REG_SLCR_SEED               0x08, 0, 32
+#define SX2_SLCR_PP_GLOBAL              0
+#define SX2_SLCR_PP_PER_PORT            1
+#define SX2_SLCR_TYPE_CRC               0
+#define SX2_SLCR_TYPE_XOR               1
+#define SX2_SLCR_TYPE_RANDOM            2
+/* lag_hash bits reg.h defines: 0-17 and 19 (RoCE destination QP) */
+#define SX2_SLCR_HASH_DEFINED           0xBFFFFu
+/* Reset default: SMAC, DMAC, VLAN ID and Ethertype, every packet kind */
+#define SX2_SLCR_HASH_DEFAULT           0x1FEu
+#define SX2_SLCR_HASH_IN_PORT           (1u << 0)
+#define SX2_SLCR_HASH_SMAC_IP           (1u << 1)
+#define SX2_SLCR_HASH_SMAC_NONIP        (1u << 2)
+#define SX2_SLCR_HASH_DMAC_IP           (1u << 3)
+#define SX2_SLCR_HASH_DMAC_NONIP        (1u << 4)
+#define SX2_SLCR_HASH_ETHERTYPE_IP      (1u << 5)
+#define SX2_SLCR_HASH_ETHERTYPE_NONIP   (1u << 6)
+#define SX2_SLCR_HASH_VLANID_IP         (1u << 7)
+#define SX2_SLCR_HASH_VLANID_NONIP      (1u << 8)
+#define SX2_SLCR_HASH_SIP               (1u << 9)
+#define SX2_SLCR_HASH_DIP               (1u << 10)
+#define SX2_SLCR_HASH_SPORT             (1u << 11)
+#define SX2_SLCR_HASH_DPORT             (1u << 12)
+#define SX2_SLCR_HASH_IPPROTO           (1u << 13)
+#define SX2_SLCR_HASH_FLOWLABEL         (1u << 14)
+
+#define SX2_REG_SLCOR_ID                0x2016
+#define SX2_REG_SLCOR_LEN               0x10
+#define SX2_REG_SLCOR_COL               0x00, 30, 2
+#define SX2_REG_SLCOR_LAG_ID            0x00, 0, 10
+#define SX2_REG_SLCOR_PORT_INDEX        0x04, 0, 10
+#define SX2_SLCOR_COL_ADD_PORT          0       /* collector disabled */
+#define SX2_SLCOR_COL_ENABLE            1
+#define SX2_SLCOR_COL_DISABLE           2
+#define SX2_SLCOR_COL_REMOVE_PORT       3
+
+/*
+ * The only LAG dimensions a SwitchX-2 source gives: the profile v4.3's
+ * driver asked for, 64 LAGs of 16 ports (docs/switchx2-conformance.md)
+ */
+#define SX2_MAX_LAGS                    64
+#define SX2_MAX_PORTS_PER_LAG           16
+
 /* VID to FID mapping (the {port, VID} table does not exist on SwitchX-2) */
 #define SX2_REG_SVFA_ID                 0x201C
 #define SX2_REG_SVFA_LEN                0x18

@@ -1081,6 +1081,9 @@ static const SX2RegInfo sx2_regs[] = {
     { SX2_REG_SFD_ID,   SX2_REG_SFD_LEN,   "SFD",   sx2_reg_sfd },
     { SX2_REG_SFN_ID,   SX2_REG_SFN_LEN,   "SFN",   sx2_reg_sfn },
     { SX2_REG_SFDF_ID,  SX2_REG_SFDF_LEN,  "SFDF",  sx2_reg_sfdf },
+    { SX2_REG_SLDR_ID,  SX2_REG_SLDR_LEN,  "SLDR",  sx2_reg_sldr },
+    { SX2_REG_SLCR_ID,  SX2_REG_SLCR_LEN,  "SLCR",  sx2_reg_slcr },
+    { SX2_REG_SLCOR_ID, SX2_REG_SLCOR_LEN, "SLCOR", sx2_reg_slcor },
     { SX2_REG_SPVID_ID, SX2_REG_SPVID_LEN, "SPVID", sx2_reg_spvid },
     { SX2_REG_SPVM_ID,  SX2_REG_SPVM_LEN,  "SPVM",  sx2_reg_spvm },
     { SX2_REG_SPAFT_ID, SX2_REG_SPAFT_LEN, "SPAFT", sx2_reg_spaft },
@@ -1157,5 +1160,6 @@ void sx2_reg_reset(SwitchX2State *s)
     for (i = 0; i <= SX2_MAX_PORTS; i++) {
         sx2_port_reset(&s->fp[i]);
     }
+    sx2_lag_reset(s);
     sx2_fdb_reset(s);
 }

@@ -1156,6 +1156,91 @@ VID_T, SINGLE_T = 1, 2
 MAC_T = bytes.fromhex('02000000001f')
 
 
+def lag_checks(reg, profile):
+    """SLDR, SLCOR and SLCR: the LAG tables and every refusal."""
+    def sldr(op, lag, port=None, n=1, write=True):
+        p = bytearray(0x0C)
+        fset(p, 0, 29, 3, op)
+        fset(p, 0, 0, 10, lag)
+        if port is not None:
+            fset(p, 4, 24, 8, n)
+            fset(p, 8, 0, 16, port)
+        return reg(0x2014, p, write)
+
+    def slcor(col, lp, lag, index=0, write=True):
+        p = bytearray(0x10)
+        fset(p, 0, 30, 2, col)
+        fset(p, 0, 16, 8, lp)
+        fset(p, 0, 0, 10, lag)
+        fset(p, 4, 0, 10, index)
+        return reg(0x2016, p, write)
+
+    def slcr(pp=0, lp=0, typ=0, fields=0x1FE, seed=0, write=True):
+        p = bytearray(0x10)
+        fset(p, 0, 24, 1, pp)
+        fset(p, 0, 16, 8, lp)
+        fset(p, 0, 0, 4, typ)
+        fset(p, 4, 0, 20, fields)
+        fset(p, 8, 0, 32, seed)
+        est, out = reg(0x2015, p, write)
+        return est, fget(out, 0, 0, 4), fget(out, 4, 0, 20), fget(out, 8, 0, 32)
+
+    def lag_profile(lags, ports):
+        def extra(m):
+            fset(m, 0x14, 0, 16, lags)
+            fset(m, 0x18, 0, 16, ports)
+        return profile(1, 3, mask=0x306, extra=extra)
+
+    check(sldr(0, 0)[0] == 7, 'SLDR create LAG 0 while the profile gives no '
+          'LAG -> bad parameter')
+    check([lag_profile(65, 16), lag_profile(64, 17)] == [8, 8],
+          'CONFIG_PROFILE 65 LAGs / 17 ports per LAG -> EXCEED_LIM')
+    check(lag_profile(64, 16) == 0, 'CONFIG_PROFILE 64 LAGs of 16 ports, as '
+          'v4.3 asked')
+    st = [sldr(0, 64)[0], sldr(0, 3)[0], sldr(0, 3)[0]]
+    check(st == [7, 0, 7], 'SLDR create LAG 64 (max_lag 64) -> bad parameter, '
+          'LAG 3 created, created again -> bad parameter (%s)' % st)
+    st = [slcor(0, 0, 3)[0], slcor(0, 1, 5)[0], sldr(2, 3, port=1)[0],
+          slcor(0, 1, 3, index=16)[0]]
+    check(st == [7] * 4, 'SLCOR add the CPU port ("not supported for CPU '
+          'port") / to LAG 5 (not created); SLDR distributor port 1, not a '
+          'member; SLCOR port index 16 (16 per LAG) -> bad parameter (%s)' % st)
+    st = [slcor(0, 1, 3, index=0)[0], slcor(0, 2, 3, index=0)[0],
+          slcor(0, 2, 3, index=1)[0], slcor(0, 1, 3, index=2)[0]]
+    est, out = slcor(0, 1, 3, write=False)
+    check(st == [0, 7, 0, 7] and est == 0 and fget(out, 0, 30, 2) == 2 and
+          fget(out, 4, 0, 10) == 0,
+          'SLCOR port 1 at index 0 of LAG 3; port 2 at index 0 (taken) -> '
+          'bad parameter, at 1 accepted; port 1 again -> bad parameter; '
+          'port 1 reads collector disabled, index 0 (%s)' % st)
+    st = [slcor(1, 1, 3)[0], sldr(2, 3, port=1)[0], sldr(2, 3, port=1)[0],
+          sldr(2, 3, port=2, n=2)[0]]
+    est, out = slcor(0, 1, 3, write=False)
+    est2, out2 = sldr(0, 3, write=False)
+    check(st == [0, 0, 7, 7] and fget(out, 0, 30, 2) == 1 and est2 == 0 and
+          fget(out2, 4, 24, 8) == 1 and fget(out2, 8, 0, 16) == 1,
+          'SLCOR collector on, SLDR distributor port 1; again / a 2-port '
+          'list -> bad parameter; SLDR reads 1 distributor, port 1 (%s)' % st)
+    st = [slcor(3, 1, 3)[0], sldr(1, 3)[0], sldr(3, 3, port=1)[0],
+          sldr(3, 3, port=1)[0], slcor(3, 1, 3)[0], slcor(3, 2, 3)[0],
+          sldr(1, 3)[0], sldr(1, 3)[0], slcor(0, 1, 3)[0]]
+    check(st == [7, 7, 0, 7, 0, 0, 0, 7, 7],
+          'SLCOR remove a distributor / SLDR destroy a LAG with members -> '
+          'bad parameter; distributor off (twice -> bad parameter), members '
+          'out, LAG destroyed (twice -> bad parameter, then no SLCOR) (%s)'
+          % st)
+    st = [slcr(seed=5)[0], slcr(typ=3)[0], slcr(fields=1 << 18)[0],
+          slcr(pp=1, lp=5)[0],
+          slcr(pp=1, lp=0, typ=1, fields=0x3E00, seed=5)[0]]
+    cpu = slcr(pp=1, lp=0, write=False)
+    glob = slcr(write=False)
+    check(st == [0, 7, 7, 7, 0] and cpu == (0, 1, 0x3E00, 5) and
+          glob == (0, 0, 0x1FE, 5),
+          'SLCR global CRC hash seed 5; type 3 / undefined bit 18 / port 5 of '
+          '4 -> bad parameter; the CPU port XOR of IPs and L4 ports; global '
+          'reads port 1; the seed is one for all (%s, %s, %s)' % (st, cpu, glob))
+
+
 def l2_main():
     socks, args = [], []
     for lp in (1, 2, 3):
@@ -1212,6 +1297,7 @@ def l2_main():
           '(refused profiles changed nothing): SFGC -> bad parameter')
     check(profile(1, 3) == 0, 'CONFIG_PROFILE 1 single + 3 VID flood '
           'tables, swid 0 Ethernet, flood_mode 3')
+    lag_checks(reg, profile)
 
     # SFN with nothing learned
     est, recs, end = sfn_read(q)
