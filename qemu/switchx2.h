@@ -305,13 +305,40 @@ typedef struct SX2PortSet {
     uint8_t hi;                 /* port 64 */
 } SX2PortSet;
 
+/*
+ * Where an FDB entry sends, and what a source is learned on: a local
+ * port (0 = the CPU), or a LAG, numbered from SX2_DEST_LAG_BASE on.
+ */
+#define SX2_DEST_LAG_BASE   0x100
+
+static inline uint16_t sx2_dest_lag(unsigned lag_id)
+{
+    return SX2_DEST_LAG_BASE + lag_id;
+}
+
+static inline bool sx2_dest_is_lag(uint16_t dest)
+{
+    return dest >= SX2_DEST_LAG_BASE;
+}
+
+static inline unsigned sx2_dest_lag_id(uint16_t dest)
+{
+    return dest - SX2_DEST_LAG_BASE;
+}
+
+/* What a frame received on @p is learned on: its LAG if it is a member */
+static inline uint16_t sx2_port_dest(const SX2Port *p)
+{
+    return p->lagged ? sx2_dest_lag(p->lag_id) : p->local_port;
+}
+
 /* One FDB slot; the slot index is the SFD record locator */
 typedef struct SX2FdbEntry {
     uint64_t key;               /* MAC << 16 | FID */
     bool used;
     bool dynamic;
     uint8_t action;
-    uint8_t local_port;         /* 0: the CPU */
+    uint16_t dest;              /* a local port (0: the CPU) or a LAG */
     int64_t last_seen;          /* QEMU_CLOCK_VIRTUAL ns, dynamic only */
 } SX2FdbEntry;
 
@@ -319,7 +346,7 @@ typedef struct SX2FdbEntry {
 typedef struct SX2FdbNotif {
     uint64_t key;               /* MAC << 16 | FID */
     uint8_t type;
-    uint8_t local_port;         /* learning port, or the aged entry's */
+    uint16_t dest;              /* learning port or LAG, or the aged entry's */
     uint16_t system_port;       /* as it was when the record was raised */
 } SX2FdbNotif;
 
@@ -331,7 +358,7 @@ typedef struct SX2FdbNotif {
  */
 typedef struct SX2LearnPending {
     uint64_t key;               /* hash key: MAC << 16 | FID */
-    uint8_t local_port;
+    uint16_t dest;
     bool queued;                /* still in the SFN queue */
     int64_t since;              /* popped at (QEMU_CLOCK_VIRTUAL ns) */
 } SX2LearnPending;
@@ -504,7 +531,7 @@ void sx2_doorbell_write(SwitchX2State *s, hwaddr off, uint32_t val);
 void sx2_dma_set_sdq_consumer(SwitchX2State *s, SX2SdqConsumer *fn);
 void sx2_dma_reset(SwitchX2State *s);
 bool sx2_eq_post(SwitchX2State *s, unsigned eqn, uint8_t *eqe);
-bool sx2_rdq_deliver(SwitchX2State *s, unsigned rdqn, uint16_t sys_port,
+bool sx2_rdq_deliver(SwitchX2State *s, unsigned rdqn, uint32_t src,
                      uint16_t trap_id, const uint8_t *buf, size_t len);
 uint8_t sx2_cmd_sw2hw_dq(SwitchX2State *s, unsigned opmod, uint32_t dqn,
                          const uint8_t *mbox);
@@ -559,6 +586,11 @@ void sx2_lag_reset(SwitchX2State *s);
 uint8_t sx2_reg_sldr(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_slcr(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_slcor(SwitchX2State *s, uint8_t *pl, bool write);
+uint32_t sx2_lag_hash(SwitchX2State *s, const SX2Port *in,
+                      const uint8_t *buf, size_t len, size_t l3off,
+                      uint16_t ethertype, uint16_t vid);
+unsigned sx2_lag_pick(SwitchX2State *s, unsigned lag_id, uint32_t hash,
+                      const SX2PortSet *allowed);
 
 /* switchx2_fdb.c */
 void sx2_fdb_init(SwitchX2State *s);
@@ -636,8 +668,23 @@ uint32_t sx2_port_eth_oper(const SX2Port *p);
 void sx2_cpu_init(SwitchX2State *s);
 bool sx2_cpu_trap_action_traps(uint8_t action);
 bool sx2_trap_is_event(unsigned trap_id);
-bool sx2_cpu_trap(SwitchX2State *s, uint16_t trap_id, uint16_t sys_port,
+bool sx2_cpu_trap(SwitchX2State *s, uint16_t trap_id, uint32_t src,
                   const uint8_t *buf, size_t len);
+
+/*
+ * Where a frame for the CPU came from, as its CQE (v0) tells: the system
+ * port, or for a LAG member the LAG (bits 15-4) and the member's port
+ * index (bits 3-0) with the CQE's lag bit (SX2_CPU_SRC_LAG).
+ */
+#define SX2_CPU_SRC_LAG     (1u << 16)
+
+static inline uint32_t sx2_cpu_src(const SX2Port *p)
+{
+    if (p->lagged) {
+        return SX2_CPU_SRC_LAG | (uint32_t)p->lag_id << 4 | p->lag_index;
+    }
+    return p->system_port;
+}
 
 /* switchx2_hmp.c: "info switchx2"; QMP (switchx2_qmp.c) is declared by QAPI */
 void sx2_hmp_info(Monitor *mon, const QDict *qdict);

@@ -71,11 +71,12 @@ static bool sx2_cpu_trap_dropped(SwitchX2State *s, uint16_t trap_id)
 }
 
 /*
- * Hand a frame to the CPU with @trap_id, as received on @sys_port.
+ * Hand a frame to the CPU with @trap_id, as received from @src (a system
+ * port, or a LAG member: see sx2_cpu_src()).
  * Returns false (and counts the drop) if the trap is off, its group
  * has no RDQ, or the RDQ cannot take it.
  */
-bool sx2_cpu_trap(SwitchX2State *s, uint16_t trap_id, uint16_t sys_port,
+bool sx2_cpu_trap(SwitchX2State *s, uint16_t trap_id, uint32_t src,
                   const uint8_t *buf, size_t len)
 {
     const SX2Trap *t;
@@ -86,19 +87,19 @@ bool sx2_cpu_trap(SwitchX2State *s, uint16_t trap_id, uint16_t sys_port,
     }
     t = &s->hpkt[trap_id];
     if (!sx2_cpu_trap_delivers(t, trap_id)) {
-        trace_switchx2_rx_drop(sys_port, trap_id, "trap not enabled");
+        trace_switchx2_rx_drop(src, trap_id, "trap not enabled");
         return sx2_cpu_trap_dropped(s, trap_id);
     }
     g = &s->htgt[t->group];
     if (!g->valid) {
-        trace_switchx2_rx_drop(sys_port, trap_id, "trap group not set up");
+        trace_switchx2_rx_drop(src, trap_id, "trap group not set up");
         return sx2_cpu_trap_dropped(s, trap_id);
     }
     if (g->pide && !sx2_policer_admit(s, g->pid, len)) {
-        trace_switchx2_rx_drop(sys_port, trap_id, "trap group policer");
+        trace_switchx2_rx_drop(src, trap_id, "trap group policer");
         return sx2_cpu_trap_dropped(s, trap_id);
     }
-    if (!sx2_rdq_deliver(s, g->rdq, sys_port, trap_id, buf, len)) {
+    if (!sx2_rdq_deliver(s, g->rdq, src, trap_id, buf, len)) {
         return sx2_cpu_trap_dropped(s, trap_id);
     }
     s->cpu_cnt.trapped[trap_id]++;

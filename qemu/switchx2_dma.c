@@ -526,7 +526,7 @@ static size_t sx2_wqe_grow(SwitchX2State *s, SX2DescQueue *q)
  * whether the frame counts as delivered.
  */
 static bool sx2_rdq_complete(SwitchX2State *s, unsigned rdqn,
-                             SX2DescQueue *q, uint16_t sys_port,
+                             SX2DescQueue *q, uint32_t src,
                              uint16_t trap_id, size_t len, size_t cap,
                              bool error)
 {
@@ -545,10 +545,11 @@ static bool sx2_rdq_complete(SwitchX2State *s, unsigned rdqn,
         dqn = (rdqn + 1) % SX2_NUM_RDQS;
     }
     if (sx2_fault_take(s, SX2_FAULT_RDQ_BAD_PORT)) {
-        sys_port = sx2_unmapped_system_port(s);
+        src = sx2_unmapped_system_port(s);
     }
-    sx2_fset(cqe, SX2_CQE_LAG, 0);
-    sx2_fset(cqe, SX2_CQE_SYSTEM_PORT, sys_port);
+    /* A LAG member's frames name the LAG and the member's port index */
+    sx2_fset(cqe, SX2_CQE_LAG, !!(src & SX2_CPU_SRC_LAG));
+    sx2_fset(cqe, SX2_CQE_SYSTEM_PORT, src & 0xFFFF);
     sx2_fset(cqe, SX2_CQE_WQE_COUNTER, q->cons);
     sx2_fset(cqe, SX2_CQE_BYTE_COUNT, byte_count);
     sx2_fset(cqe, SX2_CQE_TRAP_ID, trap_id);
@@ -556,12 +557,12 @@ static bool sx2_rdq_complete(SwitchX2State *s, unsigned rdqn,
     sx2_fset(cqe, SX2_CQE_E, error);
     sx2_fset(cqe, SX2_CQE_SR, 0);
     sx2_fset(cqe, SX2_CQE_DQN, dqn);
-    trace_switchx2_rx_deliver(dqn, q->cons, sys_port, trap_id, byte_count);
+    trace_switchx2_rx_deliver(dqn, q->cons, src, trap_id, byte_count);
     q->cons++;
     return sx2_cq_post(s, q->cqn, cqe) && !error;
 }
 
-bool sx2_rdq_deliver(SwitchX2State *s, unsigned rdqn, uint16_t sys_port,
+bool sx2_rdq_deliver(SwitchX2State *s, unsigned rdqn, uint32_t src,
                      uint16_t trap_id, const uint8_t *buf, size_t len)
 {
     uint8_t wqe[SX2_WQE_SIZE];
@@ -571,16 +572,16 @@ bool sx2_rdq_deliver(SwitchX2State *s, unsigned rdqn, uint16_t sys_port,
 
     if (rdqn >= SX2_NUM_RDQS || !s->rdq[rdqn].hw_owned ||
         s->rdq[rdqn].error) {
-        trace_switchx2_rx_drop(sys_port, trap_id, "RDQ not usable");
+        trace_switchx2_rx_drop(src, trap_id, "RDQ not usable");
         return false;
     }
     q = &s->rdq[rdqn];
     if (q->cons == q->prod) {
-        trace_switchx2_rx_drop(sys_port, trap_id, "no RDQ buffer");
+        trace_switchx2_rx_drop(src, trap_id, "no RDQ buffer");
         return false;
     }
     if (!sx2_cq_has_room(s, q->cqn)) {
-        trace_switchx2_rx_drop(sys_port, trap_id, "CQ full");
+        trace_switchx2_rx_drop(src, trap_id, "CQ full");
         return false;
     }
     addr = sx2_elem_addr(q->pa, SX2_WQE_SIZE, q->count, q->cons);
@@ -591,18 +592,17 @@ bool sx2_rdq_deliver(SwitchX2State *s, unsigned rdqn, uint16_t sys_port,
     }
     cap = sx2_wqe_capacity(wqe);
     if (len > cap || len > SX2_WQE_BYTE_COUNT_MASK) {
-        trace_switchx2_rx_drop(sys_port, trap_id, "frame exceeds RDQ buffer");
+        trace_switchx2_rx_drop(src, trap_id, "frame exceeds RDQ buffer");
         return false;
     }
     if (sx2_fault_take(s, SX2_FAULT_CQE_ERROR)) {
         /* The buffer is used up, the frame is not delivered */
-        return sx2_rdq_complete(s, rdqn, q, sys_port, trap_id, len, cap,
-                                true);
+        return sx2_rdq_complete(s, rdqn, q, src, trap_id, len, cap, true);
     }
     if (!sx2_rdq_scatter(s, rdqn, q->cons, wqe, buf, len)) {
         return false;
     }
-    return sx2_rdq_complete(s, rdqn, q, sys_port, trap_id, len, cap, false);
+    return sx2_rdq_complete(s, rdqn, q, src, trap_id, len, cap, false);
 }
 
 /*

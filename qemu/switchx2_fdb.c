@@ -74,17 +74,30 @@ static bool sx2_sfn_full(SwitchX2State *s)
     return s->sfn_count >= SX2_SFN_QUEUE_SIZE;
 }
 
-static void sx2_sfn_push(SwitchX2State *s, uint8_t type, uint64_t key,
-                         unsigned local_port)
+static bool sx2_sfn_type_learned(uint8_t type)
 {
+    return type == SX2_SFN_TYPE_LEARNED_MAC ||
+           type == SX2_SFN_TYPE_LEARNED_MAC_LAG;
+}
+
+/* @learned: a LEARNED_MAC record, else AGED_OUT_MAC; of a LAG for @dest */
+static void sx2_sfn_push(SwitchX2State *s, bool learned, uint64_t key,
+                         uint16_t dest)
+{
+    bool lag = sx2_dest_is_lag(dest);
     SX2FdbNotif *n;
 
     assert(!sx2_sfn_full(s));
     n = &s->sfn[(s->sfn_head + s->sfn_count) % SX2_SFN_QUEUE_SIZE];
-    n->type = type;
+    if (learned) {
+        n->type = lag ? SX2_SFN_TYPE_LEARNED_MAC_LAG : SX2_SFN_TYPE_LEARNED_MAC;
+    } else {
+        n->type = lag ? SX2_SFN_TYPE_AGED_OUT_MAC_LAG
+                      : SX2_SFN_TYPE_AGED_OUT_MAC;
+    }
     n->key = key;
-    n->local_port = local_port;
-    n->system_port = s->fp[local_port].system_port;
+    n->dest = dest;
+    n->system_port = lag ? 0 : s->fp[dest].system_port;
     s->sfn_count++;
 }
 
@@ -108,20 +121,20 @@ typedef struct SX2SfnMatch {
     bool learned;               /* LEARNED_MAC records */
     bool aged;                  /* AGED_OUT_MAC records */
     uint16_t fid;               /* 0: any */
-    int local_port;             /* -1: any */
+    int dest;                   /* -1: any */
 } SX2SfnMatch;
 
 static bool sx2_sfn_matches(const SX2SfnMatch *m, uint8_t type, uint64_t key,
-                            unsigned local_port)
+                            uint16_t dest)
 {
-    if (type == SX2_SFN_TYPE_LEARNED_MAC ? !m->learned : !m->aged) {
+    if (sx2_sfn_type_learned(type) ? !m->learned : !m->aged) {
         return false;
     }
     if (m->by_key) {
         return key == m->key;
     }
     return (!m->fid || (key & 0xFFFF) == m->fid) &&
-           (m->local_port < 0 || (int)local_port == m->local_port);
+           (m->dest < 0 || dest == m->dest);
 }
 
 static gboolean sx2_learn_pending_matches(gpointer k, gpointer v,
@@ -130,7 +143,7 @@ static gboolean sx2_learn_pending_matches(gpointer k, gpointer v,
     const SX2LearnPending *lp = v;
 
     return sx2_sfn_matches(opaque, SX2_SFN_TYPE_LEARNED_MAC, lp->key,
-                           lp->local_port);
+                           lp->dest);
 }
 
 /*
@@ -145,7 +158,7 @@ static unsigned sx2_sfn_forget(SwitchX2State *s, const SX2SfnMatch *m,
     for (i = 0; i < n; i++) {
         SX2FdbNotif *src = &s->sfn[(s->sfn_head + i) % SX2_SFN_QUEUE_SIZE];
 
-        if (sx2_sfn_matches(m, src->type, src->key, src->local_port)) {
+        if (sx2_sfn_matches(m, src->type, src->key, src->dest)) {
             continue;
         }
         if (kept != i) {
@@ -170,19 +183,19 @@ static unsigned sx2_sfn_forget(SwitchX2State *s, const SX2SfnMatch *m,
 }
 
 /*
- * Raise a LEARNED_MAC record for {@key} seen on @local_port, unless
- * one is outstanding.  A record that cannot be raised (queue full, or
+ * Raise a LEARNED_MAC record for {@key} seen on @dest (a port or a LAG),
+ * unless one is outstanding.  A record that cannot be raised (queue full, or
  * too many outstanding) is counted and traced; the next frame from the
  * source tries again.
  */
 static void sx2_learn_notify(SwitchX2State *s, uint64_t key,
-                             unsigned local_port, bool moved)
+                             uint16_t dest, bool moved)
 {
     SX2LearnPending *lp;
 
     if (g_hash_table_contains(s->learn_pending, &key)) {
         trace_switchx2_fdb_learn(sx2_key_mac(key), sx2_key_fid(key),
-                                 local_port, "held: a notification is "
+                                 dest, "held: a notification is "
                                  "outstanding");
         return;
     }
@@ -194,13 +207,13 @@ static void sx2_learn_notify(SwitchX2State *s, uint64_t key,
                                     s->sfn_dropped);
         return;
     }
-    sx2_sfn_push(s, SX2_SFN_TYPE_LEARNED_MAC, key, local_port);
+    sx2_sfn_push(s, true, key, dest);
     lp = g_new0(SX2LearnPending, 1);
     lp->key = key;
-    lp->local_port = local_port;
+    lp->dest = dest;
     lp->queued = true;
     g_hash_table_insert(s->learn_pending, &lp->key, lp);
-    trace_switchx2_fdb_learn(sx2_key_mac(key), sx2_key_fid(key), local_port,
+    trace_switchx2_fdb_learn(sx2_key_mac(key), sx2_key_fid(key), dest,
                              moved ? "notified: moved from another port"
                                    : "notified: new source");
 }
@@ -237,15 +250,15 @@ static SX2FdbEntry *sx2_fdb_insert(SwitchX2State *s, uint64_t key)
 }
 
 static void sx2_fdb_set(SwitchX2State *s, SX2FdbEntry *e, bool dynamic,
-                        uint8_t action, unsigned local_port)
+                        uint8_t action, uint16_t dest)
 {
     s->fdb_dynamic += (int)dynamic - (int)e->dynamic;
     e->dynamic = dynamic;
     e->action = action;
-    e->local_port = local_port;
+    e->dest = dest;
     e->last_seen = sx2_now();
     trace_switchx2_fdb_add(sx2_key_mac(e->key), sx2_key_fid(e->key),
-                           local_port, dynamic);
+                           dest, dynamic);
     sx2_age_arm(s);
 }
 
@@ -273,16 +286,16 @@ const SX2FdbEntry *sx2_fdb_lookup(SwitchX2State *s, const uint8_t *mac,
 }
 
 /*
- * Flush the entries that match; fid 0 and local_port -1 match any.
+ * Flush the entries that match; fid 0 and dest -1 match any.
  * Flushed entries are not reported through SFN, and the queued and
  * outstanding notifications that match are flushed too (reg.h SFDF:
  * "FDB notifications are flushed as well").
  */
-static unsigned sx2_fdb_flush(SwitchX2State *s, uint16_t fid, int local_port,
+static unsigned sx2_fdb_flush(SwitchX2State *s, uint16_t fid, int dest,
                               bool statics)
 {
     SX2SfnMatch m = {
-        .learned = true, .aged = true, .fid = fid, .local_port = local_port,
+        .learned = true, .aged = true, .fid = fid, .dest = dest,
     };
     unsigned i, n = 0;
 
@@ -293,7 +306,7 @@ static unsigned sx2_fdb_flush(SwitchX2State *s, uint16_t fid, int local_port,
 
         if (!e->used || (!e->dynamic && !statics) ||
             (fid && sx2_key_fid(e->key) != fid) ||
-            (local_port >= 0 && e->local_port != local_port)) {
+            (dest >= 0 && e->dest != dest)) {
             continue;
         }
         sx2_fdb_remove(s, e, "flush");
@@ -303,8 +316,9 @@ static unsigned sx2_fdb_flush(SwitchX2State *s, uint16_t fid, int local_port,
 }
 
 /*
- * Source MAC of a received frame.  A dynamic entry on the ingress port
- * is refreshed by any frame.  If @learn (port mode and {port, VID}
+ * Source MAC of a received frame.  A source is learned on the ingress
+ * port, or on its LAG if it is a member.  A dynamic entry there is
+ * refreshed by any frame.  If @learn (port mode and {port, VID}
  * allow it), a source with no entry, or with a dynamic entry on another
  * port (a station that moved), raises a LEARNED_MAC notification: the
  * device never installs or moves a learned entry itself, the driver
@@ -316,12 +330,12 @@ void sx2_fdb_learn(SwitchX2State *s, SX2Port *in, const uint8_t *mac,
 {
     uint64_t key = sx2_fdb_key(mac, fid);
     SX2FdbEntry *e = sx2_fdb_find(s, key);
-    unsigned lp = in->local_port;
+    uint16_t dest = sx2_port_dest(in);
 
     if (e && !e->dynamic) {
         return;
     }
-    if (e && e->local_port == lp) {
+    if (e && e->dest == dest) {
         e->last_seen = sx2_now();
         return;
     }
@@ -334,21 +348,21 @@ void sx2_fdb_learn(SwitchX2State *s, SX2Port *in, const uint8_t *mac,
         trace_switchx2_fdb_full(sx2_key_mac(key), fid);
         return;
     }
-    sx2_learn_notify(s, key, lp, e != NULL);
+    sx2_learn_notify(s, key, dest, e != NULL);
     sx2_age_arm(s);
 }
 
 /*
  * Secure mode (SPMLR 3): whether {@mac, @fid} is in the FDB on a port
- * other than the ingress port (the CPU counts as another port), static
- * or dynamic: the frame is then a port security violation.
+ * (or LAG) other than the ingress port's (the CPU counts as another
+ * port), static or dynamic: the frame is then a port security violation.
  */
 bool sx2_fdb_source_elsewhere(SwitchX2State *s, SX2Port *in,
                               const uint8_t *mac, uint16_t fid)
 {
     const SX2FdbEntry *e = sx2_fdb_find(s, sx2_fdb_key(mac, fid));
 
-    return e && e->local_port != in->local_port;
+    return e && e->dest != sx2_port_dest(in);
 }
 
 /*
@@ -364,7 +378,7 @@ static gboolean sx2_learn_pending_expired(gpointer k, gpointer v,
         return false;
     }
     trace_switchx2_fdb_learn(sx2_key_mac(lp->key), sx2_key_fid(lp->key),
-                             lp->local_port, "unanswered for the ageing "
+                             lp->dest, "unanswered for the ageing "
                              "time: may be raised again");
     return true;
 }
@@ -397,8 +411,8 @@ static void sx2_age_tick(void *opaque)
             continue;
         }
         trace_switchx2_fdb_age(sx2_key_mac(e->key), sx2_key_fid(e->key),
-                               e->local_port);
-        sx2_sfn_push(s, SX2_SFN_TYPE_AGED_OUT_MAC, e->key, e->local_port);
+                               e->dest);
+        sx2_sfn_push(s, false, e->key, e->dest);
         sx2_fdb_remove(s, e, "aged out");
     }
     g_hash_table_foreach_remove(s->learn_pending, sx2_learn_pending_expired,
@@ -503,19 +517,44 @@ typedef enum {
  * are LOG_GUEST_ERROR; values the silicon or model does not support on
  * SwitchX-2 are LOG_UNIMP.  Either stops processing at this record.
  */
+/* The destination of a unicast or unicast LAG record, or -1 */
+static int sx2_sfd_rec_dest(SwitchX2State *s, const uint8_t *rec,
+                            unsigned idx)
+{
+    unsigned sys = sx2_fget(rec, SX2_SFD_REC_SYSTEM_PORT);
+    unsigned lag_id = sx2_fget(rec, SX2_SFD_REC_LAG_ID);
+    int lp;
+
+    if (sx2_fget(rec, SX2_SFD_REC_TYPE) == SX2_SFD_REC_TYPE_UNICAST_LAG) {
+        if (lag_id >= s->profile.max_lag || !s->lag[lag_id].created) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: LAG %u "
+                          "was not created (SLDR)\n", idx, lag_id);
+            return -1;
+        }
+        return sx2_dest_lag(lag_id);
+    }
+    lp = sx2_local_port_of_system_port(s, sys);
+    if (lp < 0) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: system "
+                      "port %u maps to no port\n", idx, sys);
+    }
+    return lp;
+}
+
 static bool sx2_sfd_rec_ok(SwitchX2State *s, unsigned op, const uint8_t *rec,
-                           unsigned idx, int *lp)
+                           unsigned idx, int *dest)
 {
     unsigned type = sx2_fget(rec, SX2_SFD_REC_TYPE);
     unsigned policy = sx2_fget(rec, SX2_SFD_REC_POLICY);
     unsigned action = sx2_fget(rec, SX2_SFD_REC_ACTION);
     unsigned fid = sx2_fget(rec, SX2_SFD_REC_FID);
-    unsigned sys = sx2_fget(rec, SX2_SFD_REC_SYSTEM_PORT);
 
-    if (type != SX2_SFD_REC_TYPE_UNICAST) {
+    if (type != SX2_SFD_REC_TYPE_UNICAST &&
+        type != SX2_SFD_REC_TYPE_UNICAST_LAG) {
         qemu_log_mask(LOG_UNIMP, "switchx2: SFD: record %u: type %u: only "
-                      "unicast records are implemented (LAG and multicast "
-                      "never exercised on SwitchX-2)\n", idx, type);
+                      "unicast and unicast LAG records are implemented "
+                      "(multicast never exercised on SwitchX-2)\n", idx,
+                      type);
         return false;
     }
     if (fid >= SX2_VFID_BASE) {
@@ -578,13 +617,8 @@ static bool sx2_sfd_rec_ok(SwitchX2State *s, unsigned op, const uint8_t *rec,
                       "have action NOP\n", idx, action);
         return false;
     }
-    *lp = sx2_local_port_of_system_port(s, sys);
-    if (*lp < 0) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: system "
-                      "port %u maps to no port\n", idx, sys);
-        return false;
-    }
-    return true;
+    *dest = sx2_sfd_rec_dest(s, rec, idx);
+    return *dest >= 0;
 }
 
 static SX2SfdResult sx2_sfd_apply(SwitchX2State *s, unsigned op,
@@ -595,9 +629,9 @@ static SX2SfdResult sx2_sfd_apply(SwitchX2State *s, unsigned op,
     unsigned fid = sx2_fget(rec, SX2_SFD_REC_FID);
     uint64_t key = sx2_fdb_key(rec + SX2_SFD_REC_MAC_OFF, fid);
     SX2FdbEntry *e;
-    int lp = -1;
+    int dest = -1;
 
-    if (!sx2_sfd_rec_ok(s, op, rec, idx, &lp)) {
+    if (!sx2_sfd_rec_ok(s, op, rec, idx, &dest)) {
         return SX2_SFD_MALFORMED;
     }
     e = sx2_fdb_find(s, key);
@@ -620,7 +654,7 @@ static SX2SfdResult sx2_sfd_apply(SwitchX2State *s, unsigned op,
             return SX2_SFD_FULL;
         }
     }
-    sx2_fdb_set(s, e, policy == SX2_SFD_POLICY_DYNAMIC, action, lp);
+    sx2_fdb_set(s, e, policy == SX2_SFD_POLICY_DYNAMIC, action, dest);
     {
         /* reg.h: edit removes the learning notification of the key */
         SX2SfnMatch m = { .by_key = true, .key = key, .learned = true };
@@ -633,14 +667,21 @@ static SX2SfdResult sx2_sfd_apply(SwitchX2State *s, unsigned op,
 static void sx2_sfd_fill(SwitchX2State *s, uint8_t *rec,
                          const SX2FdbEntry *e)
 {
-    sx2_fset(rec, SX2_SFD_REC_TYPE, SX2_SFD_REC_TYPE_UNICAST);
+    bool lag = sx2_dest_is_lag(e->dest);
+
+    sx2_fset(rec, SX2_SFD_REC_TYPE, lag ? SX2_SFD_REC_TYPE_UNICAST_LAG
+                                        : SX2_SFD_REC_TYPE_UNICAST);
     sx2_fset(rec, SX2_SFD_REC_POLICY, e->dynamic ? SX2_SFD_POLICY_DYNAMIC
                                                  : SX2_SFD_POLICY_STATIC);
     sx2_fset(rec, SX2_SFD_REC_A, 1);
     sx2_key_mac_bytes(e->key, rec + SX2_SFD_REC_MAC_OFF);
     sx2_fset(rec, SX2_SFD_REC_FID, sx2_key_fid(e->key));
     sx2_fset(rec, SX2_SFD_REC_ACTION, e->action);
-    sx2_fset(rec, SX2_SFD_REC_SYSTEM_PORT, s->fp[e->local_port].system_port);
+    if (lag) {
+        sx2_fset(rec, SX2_SFD_REC_LAG_ID, sx2_dest_lag_id(e->dest));
+    } else {
+        sx2_fset(rec, SX2_SFD_REC_SYSTEM_PORT, s->fp[e->dest].system_port);
+    }
 }
 
 static uint8_t sx2_sfd_dump(SwitchX2State *s, uint8_t *pl)
@@ -731,8 +772,12 @@ uint8_t sx2_reg_sfn(SwitchX2State *s, uint8_t *pl, bool write)
         sx2_fset(rec, SX2_SFN_REC_TYPE, nt->type);
         sx2_key_mac_bytes(nt->key, rec + SX2_SFN_REC_MAC_OFF);
         sx2_fset(rec, SX2_SFN_REC_FID, sx2_key_fid(nt->key));
-        sx2_fset(rec, SX2_SFN_REC_SYSTEM_PORT, nt->system_port);
-        if (nt->type == SX2_SFN_TYPE_LEARNED_MAC) {
+        if (sx2_dest_is_lag(nt->dest)) {
+            sx2_fset(rec, SX2_SFN_REC_LAG_ID, sx2_dest_lag_id(nt->dest));
+        } else {
+            sx2_fset(rec, SX2_SFN_REC_SYSTEM_PORT, nt->system_port);
+        }
+        if (sx2_sfn_type_learned(nt->type)) {
             SX2LearnPending *lp = g_hash_table_lookup(s->learn_pending,
                                                       &nt->key);
 
@@ -752,13 +797,14 @@ uint8_t sx2_reg_sfn(SwitchX2State *s, uint8_t *pl, bool write)
 }
 
 /*
- * SFDF - flush by switch partition, FID, port, or port and FID
+ * SFDF - flush by switch partition, FID, port, port and FID, LAG, or LAG
+ * and FID
  */
 uint8_t sx2_reg_sfdf(SwitchX2State *s, uint8_t *pl, bool write)
 {
     unsigned type = sx2_fget(pl, SX2_REG_SFDF_FLUSH_TYPE);
     bool statics = sx2_fget(pl, SX2_REG_SFDF_FLUSH_STATIC);
-    unsigned fid = 0, sys = 0, n;
+    unsigned fid = 0, sys = 0, lag_id = 0, n;
     int lp = -1;
 
     if (!write) {
@@ -780,16 +826,19 @@ uint8_t sx2_reg_sfdf(SwitchX2State *s, uint8_t *pl, bool write)
         lp = sx2_local_port_of_system_port(s, sys);
         break;
     case SX2_SFDF_FLUSH_LAG:
+        lag_id = sx2_fget(pl, SX2_REG_SFDF_LAG_ID);
+        break;
     case SX2_SFDF_FLUSH_LAG_AND_FID:
-        qemu_log_mask(LOG_UNIMP, "switchx2: SFDF: flush_type %u: LAG flushes "
-                      "are not implemented (no LAGs)\n", type);
-        return BAD_PARAM;
+        fid = sx2_fget(pl, SX2_REG_SFDF_FID);
+        lag_id = sx2_fget(pl, SX2_REG_SFDF_LAG_FID_LAG_ID);
+        break;
     default:
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFDF: flush type %u is "
                       "reserved\n", type);
         return BAD_PARAM;
     }
-    if (type == SX2_SFDF_FLUSH_FID || type == SX2_SFDF_FLUSH_PORT_AND_FID) {
+    if (type == SX2_SFDF_FLUSH_FID || type == SX2_SFDF_FLUSH_PORT_AND_FID ||
+        type == SX2_SFDF_FLUSH_LAG_AND_FID) {
         if (fid >= SX2_VFID_BASE) {
             qemu_log_mask(LOG_UNIMP, "switchx2: SFDF: fid %u: no vFIDs on "
                           "SwitchX-2\n", fid);
@@ -806,6 +855,15 @@ uint8_t sx2_reg_sfdf(SwitchX2State *s, uint8_t *pl, bool write)
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFDF: system port %u maps "
                       "to no port\n", sys);
         return BAD_PARAM;
+    }
+    if (type == SX2_SFDF_FLUSH_LAG || type == SX2_SFDF_FLUSH_LAG_AND_FID) {
+        if (lag_id >= s->profile.max_lag) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFDF: LAG %u does not "
+                          "exist (the profile's max_lag is %u)\n", lag_id,
+                          s->profile.max_lag);
+            return BAD_PARAM;
+        }
+        lp = sx2_dest_lag(lag_id);
     }
     n = sx2_fdb_flush(s, fid, lp, statics);
     trace_switchx2_fdb_flush(type, fid, lp, statics, n);

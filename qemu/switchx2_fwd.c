@@ -252,7 +252,7 @@ static bool sx2_fwd_trap(SwitchX2State *s, SX2Port *in, SX2Frame *f,
         sx2_fwd_drop(in, f, "trap action discard");
         return false;
     default:
-        if (!sx2_cpu_trap(s, trap, in->system_port, f->buf, f->len)) {
+        if (!sx2_cpu_trap(s, trap, sx2_cpu_src(in), f->buf, f->len)) {
             in->cnt.rx_discards++;
         }
         return action == SX2_HPKT_MIRROR_TO_CPU;
@@ -346,11 +346,42 @@ static unsigned sx2_flood_type(SwitchX2State *s, const SX2Frame *f)
     return SX2_SFGC_TYPE_UNREG_MC_NON_IP;
 }
 
+/* The LAG hash of a frame, for the ports its ingress port's SLCR sets */
+static uint32_t sx2_fwd_lag_hash(SwitchX2State *s, SX2Port *in,
+                                 const SX2Frame *f)
+{
+    return sx2_lag_hash(s, in, f->buf, f->len, f->l3off, f->ethertype,
+                        f->vid);
+}
+
+/*
+ * The flood set's copy for LAG member @p: a frame leaves a LAG once, by
+ * one of its distributors in the set, and never by the LAG it came in
+ * on.  Returns the port to send to, or NULL; @done collects the LAGs
+ * already served.
+ */
+static SX2Port *sx2_fwd_flood_lag(SwitchX2State *s, SX2Port *in,
+                                  const SX2Frame *f, SX2Port *p,
+                                  const SX2PortSet *set, uint64_t *done)
+{
+    unsigned port;
+
+    QEMU_BUILD_BUG_ON(SX2_MAX_LAGS > 64);   /* @done has a bit per LAG */
+
+    if ((in->lagged && in->lag_id == p->lag_id) ||
+        (*done >> p->lag_id) & 1) {
+        return NULL;
+    }
+    *done |= 1ull << p->lag_id;
+    port = sx2_lag_pick(s, p->lag_id, sx2_fwd_lag_hash(s, in, f), set);
+    return port ? &s->fp[port] : NULL;
+}
+
 /*
  * Step 8: flood.  SFGC maps the packet type to a single-entry table or
  * a per-VID table (indexed by the frame's VID); the table must belong to
  * the ingress port's switch partition.  A packet type SFGC never
- * configured is dropped.
+ * configured is dropped.  Each LAG in the set gets one copy.
  */
 static void sx2_fwd_flood(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
 {
@@ -358,6 +389,7 @@ static void sx2_fwd_flood(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
     const SX2FloodCfg *fc = &s->sfgc[type];
     SX2PortSet set;
     unsigned index, port, n = 0;
+    uint64_t lags_done = 0;
 
     if (!fc->valid) {
         trace_switchx2_fwd_flood_none(in->local_port, f->fid, type);
@@ -378,15 +410,23 @@ static void sx2_fwd_flood(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
                              fc->flood_table, index);
     if (sx2_portset_test(&set, SX2_CPU_PORT)) {
         n++;
-        if (!sx2_cpu_trap(s, SX2_TRAP_FDB_MC, in->system_port, f->buf,
+        if (!sx2_cpu_trap(s, SX2_TRAP_FDB_MC, sx2_cpu_src(in), f->buf,
                              f->len)) {
             in->cnt.rx_discards++;
         }
     }
     for (port = 1; port <= s->num_ports; port++) {
-        if (port != in->local_port && sx2_portset_test(&set, port)) {
+        SX2Port *p = &s->fp[port];
+
+        if (port == in->local_port || !sx2_portset_test(&set, port)) {
+            continue;
+        }
+        if (p->lagged) {
+            p = sx2_fwd_flood_lag(s, in, f, p, &set, &lags_done);
+        }
+        if (p) {
             n++;
-            sx2_fwd_egress(s, &s->fp[port], f);
+            sx2_fwd_egress(s, p, f);
         }
     }
     if (!n) {
@@ -394,12 +434,26 @@ static void sx2_fwd_flood(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
     }
 }
 
+/* Known unicast to a LAG: out of one of its distributors, by the hash */
+static void sx2_fwd_to_lag(SwitchX2State *s, SX2Port *in, const SX2Frame *f,
+                           unsigned lag_id)
+{
+    unsigned port = sx2_lag_pick(s, lag_id, sx2_fwd_lag_hash(s, in, f), NULL);
+
+    if (!port) {
+        sx2_fwd_drop(in, f, "destination LAG has no distributor");
+        return;
+    }
+    trace_switchx2_fwd_unicast(in->local_port, port, f->fid);
+    sx2_fwd_egress(s, &s->fp[port], f);
+}
+
 /* Step 7: known unicast, or flood */
 static void sx2_fwd_forward(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
 {
     const SX2FdbEntry *e = NULL;
     uint8_t action;
-    unsigned lp;
+    uint16_t dest;
 
     if (!is_multicast_ether_addr(f->buf)) {
         e = sx2_fdb_lookup(s, f->buf, f->fid);
@@ -410,20 +464,22 @@ static void sx2_fwd_forward(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
     }
     /* Copied out: the entry may change once the frame is sent */
     action = e->action;
-    lp = e->local_port;
+    dest = e->dest;
     if (action == SX2_SFD_ACTION_DISCARD_ERROR) {
         sx2_fwd_drop(in, f, "FDB discard");
-    } else if (action == SX2_SFD_ACTION_TRAP || lp == SX2_CPU_PORT) {
+    } else if (action == SX2_SFD_ACTION_TRAP || dest == SX2_CPU_PORT) {
         trace_switchx2_fwd_unicast(in->local_port, SX2_CPU_PORT, f->fid);
-        if (!sx2_cpu_trap(s, SX2_TRAP_FDB_MC, in->system_port, f->buf,
+        if (!sx2_cpu_trap(s, SX2_TRAP_FDB_MC, sx2_cpu_src(in), f->buf,
                              f->len)) {
             in->cnt.rx_discards++;
         }
-    } else if (lp == in->local_port) {
-        sx2_fwd_drop(in, f, "destination is the ingress port");
+    } else if (dest == in->local_port || dest == sx2_port_dest(in)) {
+        sx2_fwd_drop(in, f, "destination is the ingress port or its LAG");
+    } else if (sx2_dest_is_lag(dest)) {
+        sx2_fwd_to_lag(s, in, f, sx2_dest_lag_id(dest));
     } else {
-        trace_switchx2_fwd_unicast(in->local_port, lp, f->fid);
-        sx2_fwd_egress(s, &s->fp[lp], f);
+        trace_switchx2_fwd_unicast(in->local_port, dest, f->fid);
+        sx2_fwd_egress(s, &s->fp[dest], f);
     }
 }
 
@@ -450,7 +506,8 @@ static bool sx2_fwd_link_local(SwitchX2State *s, SX2Port *in, SX2Frame *f,
 {
     uint8_t stp = sx2_stp_state(in, f->vid);
 
-    if (admitted && sx2_vid_test(in->vlan_i, f->vid) &&
+    if (admitted && (!in->lagged || in->lag_collecting) &&
+        sx2_vid_test(in->vlan_i, f->vid) &&
         sx2_fid_valid(f->vid) && !is_multicast_ether_addr(f->buf + 6) &&
         !(in->learn_mode == SX2_LEARN_SEC &&
           sx2_fdb_source_elsewhere(s, in, f->buf + 6, f->vid))) {
@@ -462,8 +519,8 @@ static bool sx2_fwd_link_local(SwitchX2State *s, SX2Port *in, SX2Frame *f,
 
 /*
  * The ingress pipeline of docs/switchx2-l2.md, step by step: tag,
- * link-local control traps, SPAFT, VLAN membership, FID, STP, port
- * security and learning, the other traps, forwarding.
+ * link-local control traps, the LAG collector, SPAFT, VLAN membership,
+ * FID, STP, port security and learning, the other traps, forwarding.
  */
 void sx2_fwd_ingress(SwitchX2State *s, SX2Port *in, const uint8_t *buf,
                      size_t len)
@@ -485,6 +542,11 @@ void sx2_fwd_ingress(SwitchX2State *s, SX2Port *in, const uint8_t *buf,
             return;
         }
         trap = 0;   /* a mirrored copy goes on as a plain frame */
+    }
+    if (in->lagged && !in->lag_collecting) {
+        /* Only the link-local control frames above get past it */
+        sx2_fwd_drop(in, &f, "LAG member's collector disabled (SLCOR)");
+        return;
     }
     if (!admitted) {
         sx2_fwd_drop(in, &f, "frame type not accepted (SPAFT)");

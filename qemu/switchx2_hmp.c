@@ -153,8 +153,10 @@ static void sx2_hmp_fdb_entries(Monitor *mon, SwitchX2FdbEntryList *l)
         if (n >= SX2_HMP_FDB_ENTRIES) {
             continue;
         }
-        monitor_printf(mon, "    %s  FID %-4u port %-2u %-7s %s", e->mac,
-                       e->fid, e->port, e->dynamic ? "dynamic" : "static",
+        monitor_printf(mon, "    %s  FID %-4u %s %-2u %-7s %s", e->mac,
+                       e->fid, e->has_lag ? "LAG " : "port",
+                       e->has_lag ? e->lag : e->port,
+                       e->dynamic ? "dynamic" : "static",
                        SwitchX2FdbAction_str(e->action));
         if (e->has_age) {
             monitor_printf(mon, " (age %" PRIu64 " s)", e->age);

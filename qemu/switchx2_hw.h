@@ -565,10 +565,12 @@ enum {
 #define SX2_SFD_REC_ACTION              0x0C, 28, 4
 #define SX2_SFD_REC_VID                 0x0C, 16, 12
 #define SX2_SFD_REC_SYSTEM_PORT         0x0C, 0, 16
+#define SX2_SFD_REC_LAG_ID              0x0C, 0, 10     /* UNICAST_LAG */
 #define SX2_SFD_OP_QUERY_DUMP           0
 #define SX2_SFD_OP_WRITE_EDIT           1
 #define SX2_SFD_OP_WRITE_REMOVE         2
 #define SX2_SFD_REC_TYPE_UNICAST        0
+#define SX2_SFD_REC_TYPE_UNICAST_LAG    1
 #define SX2_SFD_POLICY_STATIC           0
 #define SX2_SFD_POLICY_DYNAMIC_MLAG     1
 #define SX2_SFD_POLICY_DYNAMIC          3
@@ -595,8 +597,11 @@ enum {
 #define SX2_SFN_REC_SUB_PORT            0x08, 16, 8
 #define SX2_SFN_REC_FID                 0x08, 0, 16
 #define SX2_SFN_REC_SYSTEM_PORT         0x0C, 0, 16
+#define SX2_SFN_REC_LAG_ID              0x0C, 0, 10     /* LAG records */
 #define SX2_SFN_TYPE_LEARNED_MAC        5
+#define SX2_SFN_TYPE_LEARNED_MAC_LAG    6
 #define SX2_SFN_TYPE_AGED_OUT_MAC       7
+#define SX2_SFN_TYPE_AGED_OUT_MAC_LAG   8
 
 /* Port VID (PVID) */
 #define SX2_REG_SPVID_ID                0x200E
@@ -639,6 +644,8 @@ enum {
 #define SX2_REG_SFDF_PORT_FID_SYS_PORT  0x08, 0, 16
 #define SX2_REG_SFDF_FID                0x0C, 0, 16
 #define SX2_REG_SFDF_SYSTEM_PORT        0x0C, 0, 16
+#define SX2_REG_SFDF_LAG_ID             0x0C, 0, 10
+#define SX2_REG_SFDF_LAG_FID_LAG_ID     0x08, 0, 10
 #define SX2_SFDF_FLUSH_SWID             0
 #define SX2_SFDF_FLUSH_FID              1
 #define SX2_SFDF_FLUSH_PORT             2

@@ -21,6 +21,8 @@
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "qemu/crc32c.h"
+#include "net/eth.h"
 #include "switchx2.h"
 #include "trace.h"
 
@@ -355,4 +357,131 @@ uint8_t sx2_reg_slcor(SwitchX2State *s, uint8_t *pl, bool write)
                                   p->lag_collecting);
     }
     return st;
+}
+
+/*
+ * Forwarding to a LAG
+ *
+ * The hash of a frame covers the fields SLCR selects for its ingress
+ * port, in a fixed order, each only where the frame has it: IP fields
+ * for IPv4 and IPv6, TCP and UDP ports for unfragmented TCP and UDP.
+ * CRC hashes them with the seed (CRC-32C); XOR folds them into 32 bits
+ * with the seed; random ignores them.  How the silicon combines the
+ * fields is not public: only what a flow maps to is stable, not which
+ * member (docs/switchx2-conformance.md).
+ */
+typedef struct SX2HashBuf {
+    uint8_t b[64];
+    size_t n;
+} SX2HashBuf;
+
+static void sx2_hash_add(SX2HashBuf *h, const void *p, size_t n)
+{
+    n = MIN(n, sizeof(h->b) - h->n);
+    memcpy(h->b + h->n, p, n);
+    h->n += n;
+}
+
+/* IPv4 or IPv6 source, destination, protocol, flow label and L4 ports */
+static void sx2_hash_l3(SX2HashBuf *h, uint32_t f, const uint8_t *ip,
+                        size_t room, bool v6)
+{
+    size_t ihl = v6 ? 40 : (ip[0] & 0xF) * 4;
+    unsigned alen = v6 ? 16 : 4;
+    uint8_t proto = v6 ? ip[6] : ip[9];
+    bool first_fragment = v6 || !(lduw_be_p(ip + 6) & 0x1FFF);
+    bool more = !v6 && (lduw_be_p(ip + 6) & 0x3FFF);
+
+    if (f & SX2_SLCR_HASH_SIP) {
+        sx2_hash_add(h, ip + (v6 ? 8 : 12), alen);
+    }
+    if (f & SX2_SLCR_HASH_DIP) {
+        sx2_hash_add(h, ip + (v6 ? 24 : 16), alen);
+    }
+    if (f & SX2_SLCR_HASH_IPPROTO) {
+        sx2_hash_add(h, &proto, 1);
+    }
+    if (v6 && (f & SX2_SLCR_HASH_FLOWLABEL)) {
+        uint32_t label = ldl_be_p(ip) & 0xFFFFF;
+
+        sx2_hash_add(h, &label, sizeof(label));
+    }
+    if ((proto != IPPROTO_TCP && proto != IPPROTO_UDP) || !first_fragment ||
+        more || ihl < 20 || room < ihl + 4) {
+        return;
+    }
+    if (f & SX2_SLCR_HASH_SPORT) {
+        sx2_hash_add(h, ip + ihl, 2);
+    }
+    if (f & SX2_SLCR_HASH_DPORT) {
+        sx2_hash_add(h, ip + ihl + 2, 2);
+    }
+}
+
+uint32_t sx2_lag_hash(SwitchX2State *s, const SX2Port *in,
+                      const uint8_t *buf, size_t len, size_t l3off,
+                      uint16_t ethertype, uint16_t vid)
+{
+    const SX2LagHash *cfg = &s->lag_hash[in->local_port];
+    uint32_t f = cfg->fields;
+    bool v4 = ethertype == ETH_P_IP && len >= l3off + 20 &&
+              (buf[l3off] >> 4) == 4;
+    bool v6 = ethertype == ETH_P_IPV6 && len >= l3off + 40;
+    bool ip = v4 || v6;
+    SX2HashBuf h = { .n = 0 };
+    uint32_t x = s->lag_seed;
+    size_t i;
+
+    if (cfg->type == SX2_SLCR_TYPE_RANDOM) {
+        return g_random_int();
+    }
+    if (f & SX2_SLCR_HASH_IN_PORT) {
+        sx2_hash_add(&h, &in->local_port, 1);
+    }
+    if (f & (ip ? SX2_SLCR_HASH_SMAC_IP : SX2_SLCR_HASH_SMAC_NONIP)) {
+        sx2_hash_add(&h, buf + 6, 6);
+    }
+    if (f & (ip ? SX2_SLCR_HASH_DMAC_IP : SX2_SLCR_HASH_DMAC_NONIP)) {
+        sx2_hash_add(&h, buf, 6);
+    }
+    if (f & (ip ? SX2_SLCR_HASH_ETHERTYPE_IP : SX2_SLCR_HASH_ETHERTYPE_NONIP)) {
+        sx2_hash_add(&h, &ethertype, sizeof(ethertype));
+    }
+    if (f & (ip ? SX2_SLCR_HASH_VLANID_IP : SX2_SLCR_HASH_VLANID_NONIP)) {
+        sx2_hash_add(&h, &vid, sizeof(vid));
+    }
+    if (ip) {
+        sx2_hash_l3(&h, f, buf + l3off, len - l3off, v6);
+    }
+    if (cfg->type == SX2_SLCR_TYPE_CRC) {
+        return crc32c(x, h.b, h.n);
+    }
+    for (i = 0; i < h.n; i++) {
+        x ^= (uint32_t)h.b[i] << (8 * (i % 4));
+    }
+    return x;
+}
+
+/*
+ * The port a frame with @hash leaves LAG @lag_id by: one of its
+ * distributors, among those in @allowed if given (a flood set); 0 if
+ * there is none.
+ */
+unsigned sx2_lag_pick(SwitchX2State *s, unsigned lag_id, uint32_t hash,
+                      const SX2PortSet *allowed)
+{
+    const SX2Lag *lag;
+    uint8_t cand[SX2_MAX_PORTS_PER_LAG];
+    unsigned i, n = 0;
+
+    if (lag_id >= SX2_MAX_LAGS || !s->lag[lag_id].created) {
+        return 0;
+    }
+    lag = &s->lag[lag_id];
+    for (i = 0; i < lag->ndist; i++) {
+        if (!allowed || sx2_portset_test(allowed, lag->dist[i])) {
+            cand[n++] = lag->dist[i];
+        }
+    }
+    return n ? cand[hash % n] : 0;
 }

@@ -22,6 +22,7 @@
  */
 
 #include "qemu/osdep.h"
+#include <math.h>
 #include "qemu/log.h"
 #include "qemu/timer.h"
 #include "switchx2.h"

@@ -507,9 +507,13 @@ static SwitchX2FdbEntry *sx2_qmp_fdb_entry(SwitchX2State *s,
     q->mac = qemu_mac_strdup_printf(mac);
     q->fid = fid;
     q->vid = fid;
-    q->port = e->local_port;
-    q->system_port = e->local_port <= SX2_MAX_PORTS ?
-                     s->fp[e->local_port].system_port : 0;
+    if (sx2_dest_is_lag(e->dest)) {
+        q->has_lag = true;
+        q->lag = sx2_dest_lag_id(e->dest);
+    } else {
+        q->port = e->dest;
+        q->system_port = s->fp[e->dest].system_port;
+    }
     q->dynamic = e->dynamic;
     q->action = sx2_qmp_action(e->action);
     q->has_age = e->dynamic;

@@ -1241,6 +1241,48 @@ def lag_checks(reg, profile):
           'reads port 1; the seed is one for all (%s, %s, %s)' % (st, cpu, glob))
 
 
+def cpu_path_setup(q):
+    """CQ num_sdq + 0x14 and RDQ 0x14 (4 buffers posted), for trap group
+    1 to deliver into.  Returns (statuses, rings, rdqn, cpu_rx), where
+    cpu_rx() takes what arrived as (system port field, trap ID, frame)."""
+    st, out = exec_cmd(q, 0x003)
+    num_sdq = fget(out, 0, 0, 8)
+    cqn, rdqn = num_sdq + 0x14, 0x14
+    r = Rings(q)
+    q.mem_write(CQ_BASE + cqn * AQ, bytes.fromhex('00' * 12 + '00000001') *
+                2048)
+    m = bytearray(4096)
+    fset(m, 0, 24, 1, 1)
+    fset(m, 0, 0, 4, 11)
+    for i in range(8):
+        struct.pack_into('>Q', m, 0x10 + 8 * i, CQ_BASE + cqn * AQ + i * 4096)
+    st1, _ = exec_cmd(q, 0x016, in_mod=cqn, in_mbox=m)
+    r.db(0x400, cqn, 2048)
+    m = bytearray(4096)
+    fset(m, 0, 24, 8, cqn)
+    fset(m, 0, 0, 6, 3)
+    for i in range(8):
+        struct.pack_into('>Q', m, 0x10 + 8 * i, RDQ_BASE + rdqn * AQ + i * 4096)
+    st2, _ = exec_cmd(q, 0x201, opmod=1, in_mod=rdqn, in_mbox=m)
+    r.db(0x200, rdqn, 0)
+    r.rdq_post(rdqn, 4)
+
+    def cpu_rx(lag=False):
+        """With @lag, (lag bit, LAG ID, port index, trap ID) instead."""
+        out = []
+        for c in r.cqe_poll(cqn):
+            f = q.mem_read(r.rdq_buf(rdqn, fget(c, 4, 16, 16)),
+                           fget(c, 4, 0, 14))
+            r.rdq_post(rdqn, 1)
+            if lag:
+                out.append((fget(c, 0, 23, 1), fget(c, 0, 4, 12),
+                            fget(c, 0, 0, 4), fget(c, 8, 0, 10)))
+            else:
+                out.append((fget(c, 0, 0, 16), fget(c, 8, 0, 10), bytes(f)))
+        return out
+    return (st1, st2), r, rdqn, cpu_rx, cqn
+
+
 def l2_main():
     socks, args = [], []
     for lp in (1, 2, 3):
@@ -1553,8 +1595,9 @@ def l2_main():
           'SFDF FID 2 flushes its dynamic entry')
     check([sfdf(1, 4096), sfdf(1, 0), sfdf(1, 4095)] == [7] * 3,
           'SFDF FID 4096 / 0 / 4095 -> bad parameter')
-    check([sfdf(4), sfdf(5)] == [7, 7], 'SFDF per LAG (not implemented) -> '
-          'bad parameter')
+    check([sfdf(4, 64), sfdf(5)] == [7, 7] and sfdf(4, 0) == 0 and
+          len(sfd_dump(q)) == 2, 'SFDF LAG 64 (max_lag 64) / LAG and FID 0 '
+          '-> bad parameter; LAG 0 flushes nothing of the ports\' entries')
     check(sfdf(0) == 0 and len(sfd_dump(q)) == 2, 'SFDF all, dynamic only: '
           'static entries stay')
     check(sfdf(0, statics=1) == 0 and sfd_dump(q) == {},
@@ -1643,37 +1686,8 @@ def l2_main():
     check(est == 0 and est2 == 0 and fget(out, 0, 12, 6) == 1 and
           fget(out, 4, 16, 2) == 0,
           'HPKT FDB_MC with ctrl 2 accepted (ignored), ctrl reads 0')
-    st, out = exec_cmd(q, 0x003)
-    num_sdq = fget(out, 0, 0, 8)
-    cqn, rdqn = num_sdq + 0x14, 0x14
-    r = Rings(q)
-    q.mem_write(CQ_BASE + cqn * AQ, bytes.fromhex('00' * 12 + '00000001') *
-                2048)
-    m = bytearray(4096)
-    fset(m, 0, 24, 1, 1)
-    fset(m, 0, 0, 4, 11)
-    for i in range(8):
-        struct.pack_into('>Q', m, 0x10 + 8 * i, CQ_BASE + cqn * AQ + i * 4096)
-    st1, _ = exec_cmd(q, 0x016, in_mod=cqn, in_mbox=m)
-    r.db(0x400, cqn, 2048)
-    m = bytearray(4096)
-    fset(m, 0, 24, 8, cqn)
-    fset(m, 0, 0, 6, 3)
-    for i in range(8):
-        struct.pack_into('>Q', m, 0x10 + 8 * i, RDQ_BASE + rdqn * AQ + i * 4096)
-    st2, _ = exec_cmd(q, 0x201, opmod=1, in_mod=rdqn, in_mbox=m)
-    r.db(0x200, rdqn, 0)
-    r.rdq_post(rdqn, 4)
+    (st1, st2), r, rdqn, cpu_rx, cqn = cpu_path_setup(q)
     check(st1 == 0 and st2 == 0, 'CPU path: CQ %d and RDQ 0x14' % cqn)
-
-    def cpu_rx():
-        out = []
-        for c in r.cqe_poll(cqn):
-            f = q.mem_read(r.rdq_buf(rdqn, fget(c, 4, 16, 16)),
-                           fget(c, 4, 0, 14))
-            r.rdq_post(rdqn, 1)
-            out.append((fget(c, 0, 0, 16), fget(c, 8, 0, 10), bytes(f)))
-        return out
 
     # Learning and forwarding.  VID table 0 floods broadcast, unknown
     # unicast and IP multicast; single table 0 floods non-IP multicast.
@@ -2872,6 +2886,156 @@ def ppcnt(q, lp, grp, write=False, clr=0, prio=0, swid=0, pnat=0, lp_gl=0):
 
 
 # PPCNT: what each group counts, and clearing one group
+def udp_counts(q, socks, lp, frames):
+    """Send @frames into port @lp; how many came out of each port."""
+    for sk, _ in socks:
+        sk.setblocking(False)
+        try:
+            while True:
+                sk.recv(20000)
+        except BlockingIOError:
+            pass
+    udp_send_many(q, socks, lp, frames)
+    counts = {}
+    for i, (sk, _) in enumerate(socks):
+        n = 0
+        try:
+            while True:
+                sk.recv(20000)
+                n += 1
+        except BlockingIOError:
+            pass
+        sk.settimeout(0.3)
+        counts[i + 1] = n
+    return counts
+
+
+def lag_reg(q, reg_id, size, fields):
+    p = bytearray(size)
+    for off, shift, bits, v in fields:
+        fset(p, off, shift, bits, v)
+    return reg_cmd(q, reg_id, p, True)[1]
+
+
+def udp4(dmac, smac, sip, dip, sport, dport):
+    """An IPv4 UDP frame (checksums are not checked by the model)."""
+    ip = struct.pack('>BBHHHBBH4s4s', 0x45, 0, 28, 0, 0, 64, 17, 0,
+                     bytes(sip), bytes(dip))
+    return dmac + smac + b'\x08\x00' + ip + struct.pack('>HHHH', sport,
+                                                        dport, 8, 0)
+
+
+# Link aggregation in the pipeline: ports 2 and 3 are LAG 5
+def lag_main():
+    socks, args = udp_netdevs(3)
+    q = QTest([QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
+               '-display', 'none', '-vga', 'none', '-nodefaults', '-m', '64M',
+               '-L', '/usr/share/seabios', '-L', '/usr/share/qemu'] + args +
+              ['-device', 'switchx2,id=sw,ports=4,fdb-size=64,port1=u1,'
+               'port2=u2,port3=u3'])
+    dev_setup(q, find_dev(q), BAR)
+    sts = learn_setup(q)
+
+    def lags(m):
+        fset(m, 0x14, 0, 16, 64)
+        fset(m, 0x18, 0, 16, 16)
+    sts.append(exec_cmd(q, 0x100, opmod=1,
+                        in_mbox=profile_mbox(1, 1, mask=0x306,
+                                             extra=lags))[0])
+    sts.append(lag_reg(q, 0x2018, 8, [(0, 16, 8, 3), (4, 30, 2, 2)]))
+    sts.append(lag_reg(q, 0x2014, 0x0C, [(0, 0, 10, 5)]))
+    for lp, idx in ((2, 0), (3, 1)):
+        sts.append(lag_reg(q, 0x2016, 0x10, [(0, 16, 8, lp), (0, 0, 10, 5),
+                                             (4, 0, 10, idx)]))
+    (st1, st2), _, _, cpu_rx, _ = cpu_path_setup(q)
+    sts += [st1, st2,
+            lag_reg(q, 0x7002, 0x20, [(0, 0, 8, 1), (0x10, 0, 6, 0x14)]),
+            lag_reg(q, 0x7003, 0x10, [(0, 20, 3, 1), (0, 12, 6, 1),
+                                      (0, 0, 10, 0x11)])]
+    lacpdu = bytes.fromhex('0180c2000002') + MAC_B + b'\x88\x09\x01\x01' + \
+        bytes(106)
+    lacp = [udp_inject(q, socks, lp, lacpdu) for lp in (3, 1)]
+    rx = cpu_rx(lag=True)
+    check(lacp == [[], []] and rx == [(1, 5, 1, 0x11), (0, 0, 1, 0x11)],
+          'lag: an LACPDU on port 3 (LAG 5 index 1, collector off) reaches '
+          'the CPU with the CQE\'s lag bit, LAG 5, port index 1; one on port '
+          '1 (no LAG) with its system port (%s, %s)' % (lacp, rx))
+    payload = struct.pack('>H', 0x88b5) + bytes(46)
+    X, Y = mac_n(0x51), mac_n(0x52)
+    got_off = udp_inject(q, socks, 1, b'\xff' * 6 + MAC_A + payload)
+    got_x = udp_inject(q, socks, 2, b'\xff' * 6 + X + payload)
+    check(sts == [0] * len(sts) and got_off == [] and got_x == [],
+          'lag: ports 2, 3 join LAG 5, collectors off: a broadcast from '
+          'port 1 leaves by no member (none distributes), one from port 2 '
+          'is dropped (%s, %s, %s)' % (sts, got_off, got_x))
+    for lp in (2, 3):
+        sts = [lag_reg(q, 0x2016, 0x10, [(0, 30, 2, 1), (0, 16, 8, lp),
+                                         (0, 0, 10, 5)]),
+               lag_reg(q, 0x2014, 0x0C, [(0, 29, 3, 2), (0, 0, 10, 5),
+                                         (4, 24, 8, 1), (8, 0, 16, lp)])]
+    sfn_drain(q)
+    got = [udp_inject(q, socks, 1, b'\xff' * 6 + MAC_A + payload)
+           for _ in range(8)]
+    got_x = udp_inject(q, socks, 2, b'\xff' * 6 + X + payload)
+    est, recs, _ = sfn_read(q)
+    check(sts == [0, 0] and all(len(g) == 1 and g[0] in (2, 3) for g in got)
+          and got_x == [1] and est == 0 and recs == [(6, X, 1, 5)],
+          'lag: collectors and distributors on: each broadcast from port 1 '
+          'leaves by one member; one from member 2 only by port 1, not '
+          'back into its LAG, and is learned on the LAG: SFN '
+          'LEARNED_MAC_LAG, LAG 5 (%s, %s, %s)' % (got, got_x, recs))
+    est, n = sfd_write(q, 1, [(X, 1, 5, 3, 0, 1)])
+    dump = sfd_dump(q)
+    flows = [udp4(X, MAC_A, (10, 0, 0, 1), (10, 0, 1, i % 256), 1000 + i,
+                  2000 + 7 * i) for i in range(64)]
+    same = udp_counts(q, socks, 1, flows)
+    st = lag_reg(q, 0x2015, 0x10, [(4, 0, 20, 0x1FE | 0x3E00)])
+    spread = udp_counts(q, socks, 1, flows)
+    again = udp_counts(q, socks, 1, [flows[7]] * 10)
+    check(est == 0 and n == 1 and dump.get((X, 1)) == (5, 3, 0) and
+          sorted(same.values()) == [0, 0, 64] and st == 0 and
+          spread[1] == 0 and spread[2] + spread[3] == 64 and
+          min(spread[2], spread[3]) >= 8 and sorted(again.values()) ==
+          [0, 0, 10],
+          'lag: SFD UC_LAG X -> LAG 5; 64 UDP flows to X: the default hash '
+          '(MACs, Ethertype, VID) sends all by one member; with IPs and L4 '
+          'ports in SLCR they spread (%d / %d); one flow keeps its member '
+          '(%s, %s, %s)' % (spread[2], spread[3], same, spread, again))
+    sts = [lag_reg(q, 0x2014, 0x0C, [(0, 29, 3, 3), (0, 0, 10, 5),
+                                     (4, 24, 8, 1), (8, 0, 16, 3)]),
+           lag_reg(q, 0x2016, 0x10, [(0, 30, 2, 2), (0, 16, 8, 3),
+                                     (0, 0, 10, 5)])]
+    one = udp_counts(q, socks, 1, flows)
+    got_y = udp_inject(q, socks, 3, b'\xff' * 6 + Y + payload)
+    got_own = udp_inject(q, socks, 2, X + MAC_A + payload)
+    check(sts == [0, 0] and one == {1: 0, 2: 64, 3: 0} and got_y == [] and
+          got_own == [],
+          'lag: port 3 stops distributing and collecting: every flow to X '
+          'leaves by port 2; what port 3 receives is dropped; unicast to X '
+          'from inside LAG 5 is dropped (%s, %s, %s)' % (one, got_y, got_own))
+    q.cmd('clock_step %d' % (12 * 10 ** 9))
+    est, recs, _ = sfn_read(q)
+    check(est == 0 and recs == [(8, X, 1, 5)] and (X, 1) not in sfd_dump(q),
+          'lag: the dynamic LAG entry ages out: SFN AGED_OUT_MAC_LAG, LAG 5 '
+          '(%s)' % recs)
+    sfd_write(q, 1, [(X, 1, 5, 0, 0, 1), (Y, 1, 5, 0, 0, 1),
+                     (MAC_A, 1, 1, 0)])
+    flush = [lag_reg(q, 0x2013, 0x14, [(4, 28, 4, 4), (4, 24, 1, 1),
+                                        (0xC, 0, 10, 64)]),
+             lag_reg(q, 0x2013, 0x14, [(4, 28, 4, 5), (4, 24, 1, 1),
+                                       (8, 0, 10, 5), (0xC, 0, 16, 2)])]
+    left = sorted(k[0] for k in sfd_dump(q))
+    flush.append(lag_reg(q, 0x2013, 0x14, [(4, 28, 4, 4), (4, 24, 1, 1),
+                                           (0xC, 0, 10, 5)]))
+    left2 = sorted(k[0] for k in sfd_dump(q))
+    check(flush == [7, 0, 0] and left == sorted([X, Y, MAC_A]) and
+          left2 == [MAC_A],
+          'lag: SFDF of LAG 64 -> bad parameter; LAG 5 and FID 2 flushes '
+          'nothing of FID 1; LAG 5 flushes its two entries, not port 1\'s '
+          '(%s)' % flush)
+    q.quit()
+
+
 def ppcnt_main():
     socks, args = udp_netdevs(3)
     q = QTest([QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
@@ -2969,5 +3133,6 @@ query_main()
 learn_main()
 ppcnt_main()
 storm_main()
+lag_main()
 print('%d failure(s)' % FAIL)
 sys.exit(1 if FAIL else 0)
