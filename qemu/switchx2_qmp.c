@@ -265,6 +265,23 @@ static SwitchX2VlanRangeList *sx2_qmp_vlans(const SX2Port *p)
     return list;
 }
 
+static void sx2_qmp_port_lag(SwitchX2Port *q, const SX2Port *p)
+{
+    const SX2Lag *lag;
+    unsigned i;
+
+    if (!p->lagged) {
+        return;
+    }
+    lag = &p->s->lag[p->lag_id];
+    q->has_lag = q->has_lag_collecting = q->has_lag_distributing = true;
+    q->lag = p->lag_id;
+    q->lag_collecting = p->lag_collecting;
+    for (i = 0; i < lag->ndist; i++) {
+        q->lag_distributing |= lag->dist[i] == p->local_port;
+    }
+}
+
 static SwitchX2Port *sx2_qmp_port(const SX2Port *p)
 {
     SwitchX2Port *q = g_new0(SwitchX2Port, 1);
@@ -292,6 +309,7 @@ static SwitchX2Port *sx2_qmp_port(const SX2Port *p)
     q->learning = sx2_qmp_learn(p->learn_mode);
     q->vlans = sx2_qmp_vlans(p);
     q->counters = sx2_qmp_port_counters(&p->cnt);
+    sx2_qmp_port_lag(q, p);
     return q;
 }
 
