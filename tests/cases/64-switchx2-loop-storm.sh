@@ -63,7 +63,10 @@ t1=$(now_ms)
 sx_stats_settle
 rx2=$(rx_frames)
 grew "switchx2: the loop storms ($swpa rx_packets)" "$rx1" "$rx2" 1000
-if [ $((t1 - t0)) -lt 5000 ]; then
+# Unpoliced, the guest never finished a command (killed after 240 s).
+# Policed, two commands take 1.5 to 6 s under TCG, depending on how busy
+# the host is: the bound tells starvation from a slow guest.
+if [ $((t1 - t0)) -lt 15000 ]; then
 	ok "switchx2: during the storm the guest runs commands ($((t1 - t0)) ms)"
 else
 	not_ok "switchx2: during the storm the guest runs commands" "$((t1 - t0)) ms"
