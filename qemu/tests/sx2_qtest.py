@@ -2337,15 +2337,27 @@ def udp_netdevs(n):
     return socks, args
 
 
-def udp_inject(q, socks, lp, frame):
-    """Send @frame into port @lp; the ports it came out of."""
-    for sk, _ in socks:
+def udp_drain(socks):
+    """Read and count what each port's socket holds: {port: frames}.
+    The sockets are left non-blocking."""
+    counts = {}
+    for i, (sk, _) in enumerate(socks):
         sk.setblocking(False)
+        n = 0
         try:
             while True:
                 sk.recv(20000)
+                n += 1
         except BlockingIOError:
             pass
+        counts[i + 1] = n
+    return counts
+
+
+def udp_inject(q, socks, lp, frame):
+    """Send @frame into port @lp; the ports it came out of."""
+    udp_drain(socks)
+    for sk, _ in socks:
         sk.settimeout(0.3)
     socks[lp - 1][0].sendto(frame, ('127.0.0.1', socks[lp - 1][1]))
     time.sleep(0.1)
@@ -2888,25 +2900,11 @@ def ppcnt(q, lp, grp, write=False, clr=0, prio=0, swid=0, pnat=0, lp_gl=0):
 # PPCNT: what each group counts, and clearing one group
 def udp_counts(q, socks, lp, frames):
     """Send @frames into port @lp; how many came out of each port."""
-    for sk, _ in socks:
-        sk.setblocking(False)
-        try:
-            while True:
-                sk.recv(20000)
-        except BlockingIOError:
-            pass
+    udp_drain(socks)
     udp_send_many(q, socks, lp, frames)
-    counts = {}
-    for i, (sk, _) in enumerate(socks):
-        n = 0
-        try:
-            while True:
-                sk.recv(20000)
-                n += 1
-        except BlockingIOError:
-            pass
+    counts = udp_drain(socks)
+    for sk, _ in socks:
         sk.settimeout(0.3)
-        counts[i + 1] = n
     return counts
 
 
