@@ -1284,20 +1284,7 @@ def cpu_path_setup(q):
 
 
 def l2_main():
-    socks, args = [], []
-    for lp in (1, 2, 3):
-        sk = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        sk.bind(('127.0.0.1', 0))
-        sk.settimeout(0.3)
-        local = free_udp_port()
-        socks.append((sk, local))
-        args += ['-netdev', 'socket,id=u%d,udp=127.0.0.1:%d,localaddr='
-                 '127.0.0.1:%d' % (lp, sk.getsockname()[1], local)]
-    q = QTest([QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
-               '-display', 'none', '-vga', 'none', '-nodefaults', '-m', '64M',
-               '-L', '/usr/share/seabios', '-L', '/usr/share/qemu'] + args +
-              ['-device', 'switchx2,id=sw,ports=4,fdb-size=4,port1=u1,'
-               'port2=u2,port3=u3'])
+    q, socks = qtest_wired(',fdb-size=4')
     dev = find_dev(q)
     check(dev is not None, 'L2: switchx2 with fdb-size=4 found')
     cfg_w32(q, dev, 0x10, BAR | 4)
@@ -2337,6 +2324,21 @@ def udp_netdevs(n):
     return socks, args
 
 
+def qtest_wired(props='', qemu_args=(), devices=()):
+    """QEMU under qtest with switchx2 'sw' of 4 ports, ports 1-3 cabled to
+    UDP sockets; @props adds device properties, @qemu_args options,
+    @devices more -device arguments.  Returns (QTest, sockets)."""
+    socks, args = udp_netdevs(3)
+    q = QTest([QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
+               '-display', 'none', '-vga', 'none', '-nodefaults', '-m', '64M',
+               '-L', '/usr/share/seabios', '-L', '/usr/share/qemu'] +
+              list(qemu_args) + args +
+              ['-device', 'switchx2,id=sw,ports=4,port1=u1,port2=u2,'
+               'port3=u3' + props] + [a for d in devices
+                                     for a in ('-device', d)])
+    return q, socks
+
+
 def udp_drain(socks):
     """Read and count what each port's socket holds: {port: frames}.
     The sockets are left non-blocking."""
@@ -2554,14 +2556,10 @@ def query_hmp_check(qmp):
 
 def query_main():
     qmp_path = '/tmp/sx2-qtest-query-%d.sock' % os.getpid()
-    socks, args = udp_netdevs(3)
-    q = QTest([QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
-               '-display', 'none', '-vga', 'none', '-nodefaults', '-m', '64M',
-               '-L', '/usr/share/seabios', '-L', '/usr/share/qemu',
-               '-qmp', 'unix:%s,server=on,wait=off' % qmp_path] + args +
-              ['-device', 'switchx2,id=sw,ports=4,fdb-size=8,port1=u1,'
-               'port2=u2,port3=u3',
-               '-device', 'switchx2,ports=2,mac=52:54:00:12:37:00'])
+    q, socks = qtest_wired(
+        ',fdb-size=8',
+        ['-qmp', 'unix:%s,server=on,wait=off' % qmp_path],
+        ['switchx2,ports=2,mac=52:54:00:12:37:00'])
     qmp = QMP(qmp_path)
     os.unlink(qmp_path)
     devs = find_devs(q)
@@ -2699,13 +2697,8 @@ def mac_n(i):
 # Controlled learning (SFN/SFD) and secure ports, on a device of its own
 def learn_main():
     qmp_path = '/tmp/sx2-qtest-learn-%d.sock' % os.getpid()
-    socks, args = udp_netdevs(3)
-    q = QTest([QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
-               '-display', 'none', '-vga', 'none', '-nodefaults', '-m', '64M',
-               '-L', '/usr/share/seabios', '-L', '/usr/share/qemu',
-               '-qmp', 'unix:%s,server=on,wait=off' % qmp_path] + args +
-              ['-device', 'switchx2,id=sw,ports=4,fdb-size=64,port1=u1,'
-               'port2=u2,port3=u3,refuse-reg=SVPE,,spaft'])
+    q, socks = qtest_wired(',fdb-size=64,refuse-reg=SVPE,,spaft',
+                           ['-qmp', 'unix:%s,server=on,wait=off' % qmp_path])
     qmp = QMP(qmp_path)
     os.unlink(qmp_path)
     dev_setup(q, find_dev(q), BAR)
@@ -2925,12 +2918,7 @@ def udp4(dmac, smac, sip, dip, sport, dport):
 
 # Link aggregation in the pipeline: ports 2 and 3 are LAG 5
 def lag_main():
-    socks, args = udp_netdevs(3)
-    q = QTest([QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
-               '-display', 'none', '-vga', 'none', '-nodefaults', '-m', '64M',
-               '-L', '/usr/share/seabios', '-L', '/usr/share/qemu'] + args +
-              ['-device', 'switchx2,id=sw,ports=4,fdb-size=64,port1=u1,'
-               'port2=u2,port3=u3'])
+    q, socks = qtest_wired(',fdb-size=64')
     dev_setup(q, find_dev(q), BAR)
     sts = learn_setup(q)
 
@@ -3035,12 +3023,7 @@ def lag_main():
 
 
 def ppcnt_main():
-    socks, args = udp_netdevs(3)
-    q = QTest([QEMU, '-M', 'pc', '-accel', 'qtest', '-qtest', 'stdio',
-               '-display', 'none', '-vga', 'none', '-nodefaults', '-m', '64M',
-               '-L', '/usr/share/seabios', '-L', '/usr/share/qemu'] + args +
-              ['-device', 'switchx2,id=sw,ports=4,port1=u1,port2=u2,'
-               'port3=u3'])
+    q, socks = qtest_wired()
     dev_setup(q, find_dev(q), BAR)
     sts = learn_setup(q)
     et = struct.pack('>H', 0x88b5)
