@@ -326,6 +326,12 @@ static inline unsigned sx2_dest_lag_id(uint16_t dest)
     return dest - SX2_DEST_LAG_BASE;
 }
 
+/* Whether @p accepts what it receives: a LAG member only while collecting */
+static inline bool sx2_port_collects(const SX2Port *p)
+{
+    return !p->lagged || p->lag_collecting;
+}
+
 /* What a frame received on @p is learned on: its LAG if it is a member */
 static inline uint16_t sx2_port_dest(const SX2Port *p)
 {
@@ -571,6 +577,8 @@ const SX2RegInfo *sx2_reg_find_name(const char *name);
 void sx2_smid_resize(SwitchX2State *s, unsigned count);
 SX2PortSet *sx2_smid_entry(SwitchX2State *s, unsigned mid);
 const char *sx2_reg_name(uint16_t id);
+SX2Port *sx2_reg_port(SwitchX2State *s, const char *reg, const uint8_t *pl,
+                      bool cpu_unsupported);
 void sx2_reg_reset(SwitchX2State *s);
 
 /* switchx2_policer.c */
@@ -591,6 +599,7 @@ uint32_t sx2_lag_hash(SwitchX2State *s, const SX2Port *in,
                       uint16_t ethertype, uint16_t vid);
 unsigned sx2_lag_pick(SwitchX2State *s, unsigned lag_id, uint32_t hash,
                       const SX2PortSet *allowed);
+bool sx2_lag_port_distributes(SwitchX2State *s, const SX2Port *p);
 
 /* switchx2_fdb.c */
 void sx2_fdb_init(SwitchX2State *s);

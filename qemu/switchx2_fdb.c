@@ -512,11 +512,6 @@ typedef enum {
     SX2_SFD_MALFORMED,
 } SX2SfdResult;
 
-/*
- * Whether a record's fields are ones the model applies.  Malformed values
- * are LOG_GUEST_ERROR; values the silicon or model does not support on
- * SwitchX-2 are LOG_UNIMP.  Either stops processing at this record.
- */
 /* The destination of a unicast or unicast LAG record, or -1 */
 static int sx2_sfd_rec_dest(SwitchX2State *s, const uint8_t *rec,
                             unsigned idx)
@@ -541,6 +536,11 @@ static int sx2_sfd_rec_dest(SwitchX2State *s, const uint8_t *rec,
     return lp;
 }
 
+/*
+ * Whether a record's fields are ones the model applies.  Malformed values
+ * are LOG_GUEST_ERROR; values the silicon or model does not support on
+ * SwitchX-2 are LOG_UNIMP.  Either stops processing at this record.
+ */
 static bool sx2_sfd_rec_ok(SwitchX2State *s, unsigned op, const uint8_t *rec,
                            unsigned idx, int *dest)
 {

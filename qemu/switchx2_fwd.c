@@ -354,26 +354,36 @@ static uint32_t sx2_fwd_lag_hash(SwitchX2State *s, SX2Port *in,
                         f->vid);
 }
 
+/* The LAGs one flood has served, and the frame's hash once computed */
+typedef struct SX2FloodLags {
+    uint64_t done;              /* a bit per LAG ID */
+    bool hashed;
+    uint32_t hash;
+} SX2FloodLags;
+
 /*
  * The flood set's copy for LAG member @p: a frame leaves a LAG once, by
  * one of its distributors in the set, and never by the LAG it came in
- * on.  Returns the port to send to, or NULL; @done collects the LAGs
- * already served.
+ * on.  Returns the port to send to, or NULL.
  */
 static SX2Port *sx2_fwd_flood_lag(SwitchX2State *s, SX2Port *in,
                                   const SX2Frame *f, SX2Port *p,
-                                  const SX2PortSet *set, uint64_t *done)
+                                  const SX2PortSet *set, SX2FloodLags *fl)
 {
     unsigned port;
 
-    QEMU_BUILD_BUG_ON(SX2_MAX_LAGS > 64);   /* @done has a bit per LAG */
+    QEMU_BUILD_BUG_ON(SX2_MAX_LAGS > 64);
 
     if ((in->lagged && in->lag_id == p->lag_id) ||
-        (*done >> p->lag_id) & 1) {
+        (fl->done >> p->lag_id) & 1) {
         return NULL;
     }
-    *done |= 1ull << p->lag_id;
-    port = sx2_lag_pick(s, p->lag_id, sx2_fwd_lag_hash(s, in, f), set);
+    fl->done |= 1ull << p->lag_id;
+    if (!fl->hashed) {
+        fl->hash = sx2_fwd_lag_hash(s, in, f);
+        fl->hashed = true;
+    }
+    port = sx2_lag_pick(s, p->lag_id, fl->hash, set);
     return port ? &s->fp[port] : NULL;
 }
 
@@ -389,7 +399,7 @@ static void sx2_fwd_flood(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
     const SX2FloodCfg *fc = &s->sfgc[type];
     SX2PortSet set;
     unsigned index, port, n = 0;
-    uint64_t lags_done = 0;
+    SX2FloodLags lags = { .done = 0 };
 
     if (!fc->valid) {
         trace_switchx2_fwd_flood_none(in->local_port, f->fid, type);
@@ -422,7 +432,7 @@ static void sx2_fwd_flood(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
             continue;
         }
         if (p->lagged) {
-            p = sx2_fwd_flood_lag(s, in, f, p, &set, &lags_done);
+            p = sx2_fwd_flood_lag(s, in, f, p, &set, &lags);
         }
         if (p) {
             n++;
@@ -506,7 +516,7 @@ static bool sx2_fwd_link_local(SwitchX2State *s, SX2Port *in, SX2Frame *f,
 {
     uint8_t stp = sx2_stp_state(in, f->vid);
 
-    if (admitted && (!in->lagged || in->lag_collecting) &&
+    if (admitted && sx2_port_collects(in) &&
         sx2_vid_test(in->vlan_i, f->vid) &&
         sx2_fid_valid(f->vid) && !is_multicast_ether_addr(f->buf + 6) &&
         !(in->learn_mode == SX2_LEARN_SEC &&
@@ -543,7 +553,7 @@ void sx2_fwd_ingress(SwitchX2State *s, SX2Port *in, const uint8_t *buf,
         }
         trap = 0;   /* a mirrored copy goes on as a plain frame */
     }
-    if (in->lagged && !in->lag_collecting) {
+    if (!sx2_port_collects(in)) {
         /* Only the link-local control frames above get past it */
         sx2_fwd_drop(in, &f, "LAG member's collector disabled (SLCOR)");
         return;

@@ -100,6 +100,13 @@ static int sx2_lag_dist_find(const SX2Lag *lag, unsigned lp)
     return -1;
 }
 
+/* Whether LAG member @p is on its LAG's distributor list */
+bool sx2_lag_port_distributes(SwitchX2State *s, const SX2Port *p)
+{
+    return p->lagged && sx2_lag_dist_find(&s->lag[p->lag_id],
+                                          p->local_port) >= 0;
+}
+
 /* The member of LAG @lag_id that an SLDR port list names, or NULL */
 static SX2Port *sx2_sldr_member(SwitchX2State *s, unsigned lag_id,
                                 const uint8_t *pl)
@@ -306,24 +313,17 @@ static uint8_t sx2_slcor_remove(SX2Port *p, SX2Lag *lag, unsigned lag_id)
  */
 uint8_t sx2_reg_slcor(SwitchX2State *s, uint8_t *pl, bool write)
 {
-    unsigned lp = sx2_reg_local_port(pl);
+    SX2Port *p = sx2_reg_port(s, "SLCOR", pl, true);
     unsigned lag_id = sx2_fget(pl, SX2_REG_SLCOR_LAG_ID);
     unsigned col = sx2_fget(pl, SX2_REG_SLCOR_COL);
     SX2Lag *lag;
-    SX2Port *p;
+    unsigned lp;
     uint8_t st;
 
-    if (lp == SX2_CPU_PORT) {
-        qemu_log_mask(LOG_UNIMP, "switchx2: SLCOR: the CPU port cannot be a "
-                      "LAG member\n");
+    if (!p) {
         return BAD_PARAM;
     }
-    if (lp > s->num_ports) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SLCOR: local port %u does "
-                      "not exist\n", lp);
-        return BAD_PARAM;
-    }
-    p = &s->fp[lp];
+    lp = p->local_port;
     lag = sx2_lag_get_created(s, "SLCOR", lag_id);
     if (!lag) {
         return BAD_PARAM;

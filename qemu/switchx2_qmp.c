@@ -267,19 +267,13 @@ static SwitchX2VlanRangeList *sx2_qmp_vlans(const SX2Port *p)
 
 static void sx2_qmp_port_lag(SwitchX2Port *q, const SX2Port *p)
 {
-    const SX2Lag *lag;
-    unsigned i;
-
     if (!p->lagged) {
         return;
     }
-    lag = &p->s->lag[p->lag_id];
     q->has_lag = q->has_lag_collecting = q->has_lag_distributing = true;
     q->lag = p->lag_id;
     q->lag_collecting = p->lag_collecting;
-    for (i = 0; i < lag->ndist; i++) {
-        q->lag_distributing |= lag->dist[i] == p->local_port;
-    }
+    q->lag_distributing = sx2_lag_port_distributes(p->s, p);
 }
 
 static SwitchX2Port *sx2_qmp_port(const SX2Port *p)

@@ -43,6 +43,30 @@ static SX2Port *sx2_reg_fp(SwitchX2State *s, const char *reg, unsigned lp)
 }
 
 /*
+ * Front panel port a register's local_port field addresses, or NULL
+ * (bad parameter).
+ * @cpu_unsupported: reg.h documents the CPU port as unsupported for
+ * this register; otherwise local port 0 is plain out of range here.
+ */
+SX2Port *sx2_reg_port(SwitchX2State *s, const char *reg, const uint8_t *pl,
+                      bool cpu_unsupported)
+{
+    unsigned lp = sx2_reg_local_port(pl);
+
+    if (lp == SX2_CPU_PORT && cpu_unsupported) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: %s: local_port 0: CPU port "
+                      "unsupported\n", reg);
+        return NULL;
+    }
+    if (lp < 1 || lp > s->num_ports) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: local port %u does "
+                      "not exist\n", reg, lp);
+        return NULL;
+    }
+    return &s->fp[lp];
+}
+
+/*
  * SGCR - switch general configuration
  */
 static uint8_t sx2_reg_sgcr(SwitchX2State *s, uint8_t *pl, bool write)

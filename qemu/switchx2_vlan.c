@@ -56,29 +56,6 @@ int sx2_local_port_of_system_port(SwitchX2State *s, uint32_t sys)
     return sys == s->fp[SX2_CPU_PORT].system_port ? SX2_CPU_PORT : -1;
 }
 
-/*
- * Front panel port a VLAN register addresses, or NULL (bad parameter).
- * @cpu_unsupported: reg.h documents the CPU port as unsupported for
- * this register; otherwise local port 0 is plain out of range here.
- */
-static SX2Port *sx2_vlan_reg_port(SwitchX2State *s, const char *reg,
-                                  const uint8_t *pl, bool cpu_unsupported)
-{
-    unsigned lp = sx2_reg_local_port(pl);
-
-    if (lp == SX2_CPU_PORT && cpu_unsupported) {
-        qemu_log_mask(LOG_UNIMP, "switchx2: %s: local_port 0: CPU port "
-                      "unsupported\n", reg);
-        return NULL;
-    }
-    if (lp < 1 || lp > s->num_ports) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: local port %u does "
-                      "not exist\n", reg, lp);
-        return NULL;
-    }
-    return &s->fp[lp];
-}
-
 /* VIDs a VLAN register record may name: 0 and 4095 are not VLANs */
 static bool sx2_vid_ok(const char *reg, unsigned vid)
 {
@@ -95,7 +72,7 @@ static bool sx2_vid_ok(const char *reg, unsigned vid)
  */
 uint8_t sx2_reg_spvid(SwitchX2State *s, uint8_t *pl, bool write)
 {
-    SX2Port *p = sx2_vlan_reg_port(s, "SPVID", pl, false);
+    SX2Port *p = sx2_reg_port(s, "SPVID", pl, false);
 
     if (!p) {
         return BAD_PARAM;
@@ -129,7 +106,7 @@ uint8_t sx2_reg_spvid(SwitchX2State *s, uint8_t *pl, bool write)
  */
 uint8_t sx2_reg_spvm(SwitchX2State *s, uint8_t *pl, bool write)
 {
-    SX2Port *p = sx2_vlan_reg_port(s, "SPVM", pl, false);
+    SX2Port *p = sx2_reg_port(s, "SPVM", pl, false);
     unsigned n = sx2_fget(pl, SX2_REG_SPVM_NUM_REC);
     unsigned i;
 
@@ -178,7 +155,7 @@ uint8_t sx2_reg_spvm(SwitchX2State *s, uint8_t *pl, bool write)
  */
 uint8_t sx2_reg_spaft(SwitchX2State *s, uint8_t *pl, bool write)
 {
-    SX2Port *p = sx2_vlan_reg_port(s, "SPAFT", pl, true);
+    SX2Port *p = sx2_reg_port(s, "SPAFT", pl, true);
 
     if (!p) {
         return BAD_PARAM;
@@ -205,7 +182,7 @@ uint8_t sx2_reg_spaft(SwitchX2State *s, uint8_t *pl, bool write)
  */
 uint8_t sx2_reg_spvmlr(SwitchX2State *s, uint8_t *pl, bool write)
 {
-    SX2Port *p = sx2_vlan_reg_port(s, "SPVMLR", pl, true);
+    SX2Port *p = sx2_reg_port(s, "SPVMLR", pl, true);
     unsigned n = sx2_fget(pl, SX2_REG_SPVMLR_NUM_REC);
     unsigned i;
 
@@ -244,7 +221,7 @@ uint8_t sx2_reg_spvmlr(SwitchX2State *s, uint8_t *pl, bool write)
  */
 uint8_t sx2_reg_svpe(SwitchX2State *s, uint8_t *pl, bool write)
 {
-    SX2Port *p = sx2_vlan_reg_port(s, "SVPE", pl, true);
+    SX2Port *p = sx2_reg_port(s, "SVPE", pl, true);
 
     if (!p) {
         return BAD_PARAM;
