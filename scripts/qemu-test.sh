@@ -50,11 +50,13 @@ harness_check "harness: kernel log has no oops, panic, BUG, WARNING or KASAN rep
 # never sees one.
 # Faults the tests inject on purpose (tests/cases/60-switchx2-faults.sh)
 # sit between markers and do not count.
-refused=$(awk '/harness: fault injection begins/ { f = 1 }
+refusals=$(awk '/harness: fault injection begins/ { f = 1 }
 	/harness: fault injection ends/ { f = 0 }
-	!f && /reg access failed/ { n++ } END { print n + 0 }' "$console.txt")
+	/harness: case / { c = $NF }
+	!f && /reg access failed/ { print "[" c "] " $0 }' "$console.txt")
+refused=$(printf '%s' "$refusals" | grep -c . || true)
 harness_check "harness: the device refused no register access" "$((refused > 0))" \
-	"$refused refused outside fault injection, see $console"
+	"$refused refused outside fault injection, see $console: $(printf '%s\n' "$refusals" | head -3 | tr '\n' ' ')"
 
 # The host side: the model's qtest and fuzz regression cases, and the
 # sanitizer verdict when QEMU is the ASan/UBSan build.

@@ -111,7 +111,26 @@ fault_end() {
 	for k in $SX_FAULT_KNOBS; do
 		sx_qom_set "fault-$k" 0
 	done
+	emads_settle
 	echo "harness: fault injection ends" >/dev/kmsg
+}
+
+# EMADs whose responses a knob dropped or delayed may still be waiting
+# for their last retry when the knob goes back to 0: the failure of one
+# is logged up to an EMAD timeout later, inside the window it belongs to.
+# Wait until the kernel log (cleared by fault_begin) has said nothing
+# more about EMADs for a second, 10 s at most.
+emads_settle() {
+	n=$(dmesg | grep -c EMAD)
+	[ "$n" -gt 0 ] || return 0
+	i=0
+	while [ $i -lt 10 ]; do
+		sleep 1
+		prev=$n
+		n=$(dmesg | grep -c EMAD)
+		[ "$n" = "$prev" ] && return 0
+		i=$((i + 1))
+	done
 }
 
 # sx_asic JQ_FILTER: ask the host for this guest's SwitchX-2 as the model
@@ -445,4 +464,84 @@ fdb_batch() {
 			"fdb $1" "$5" $((i / 256)) $((i % 256)) "$2"
 		i=$((i + 1))
 	done
+}
+
+# --- SwitchX-2 LAG helpers ---
+
+# sx_lag_partner_setup ADDRESS/PREFIX: the LACP partner of a bond of
+# ports 3 and 4: the NICs cabled to them, moved to namespace hl as hl3
+# and hl4 and bonded as pbond (802.3ad, fast LACP, layer3+4 hash) with
+# ADDRESS. Hosts h3 and h4 go away first: the NICs are theirs.
+sx_lag_partner_setup() {
+	for n in 3 4; do
+		ip netns del "h$n" 2>/dev/null
+	done
+	for n in 3 4; do
+		wait_for 10 netdev_by_mac "$(sx_host_mac "$n")" || return 1
+	done
+	ip netns add hl || return 1
+	ip -n hl link add pbond type bond mode 802.3ad lacp_rate fast \
+		miimon 100 xmit_hash_policy layer3+4 || return 1
+	ip netns exec hl sh -c \
+		'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6'
+	for n in 3 4; do
+		nic=$(netdev_by_mac "$(sx_host_mac "$n")") || return 1
+		ip link set "$nic" netns hl || return 1
+		ip -n hl link set "$nic" name "hl$n"
+		# 802.3ad aggregates ports of one speed: virtio-net has none
+		# until it is told one.
+		ip netns exec hl ethtool -s "hl$n" speed 10000 duplex full
+		ip -n hl link set "hl$n" master pbond || return 1
+	done
+	ip -n hl link set pbond up &&
+		ip -n hl addr add "$1" dev pbond
+}
+
+# Deleting the namespace gives the NICs back to the root namespace, where
+# the next test that needs hosts 3 and 4 finds them.
+sx_lag_partner_teardown() {
+	ip netns del hl 2>/dev/null
+	wait_for 10 netdev_by_mac "$(sx_host_mac 3)"
+	wait_for 10 netdev_by_mac "$(sx_host_mac 4)"
+}
+
+# sx_lag_bond_create BOND PORT_NUMBER...: an 802.3ad bond of the ports
+sx_lag_bond_create() {
+	bond=$1
+	shift
+	ip link add "$bond" type bond mode 802.3ad lacp_rate fast \
+		miimon 100 || return 1
+	for n in "$@"; do
+		swp=$(sx_port "$n") || return 1
+		ip addr flush dev "$swp"
+		ip link set "$swp" down
+		ip link set "$swp" master "$bond" || return 1
+	done
+	ip link set "$bond" up
+}
+
+# sx_aggregator_ports BOND [NETNS]: ports in BOND's active aggregator
+sx_aggregator_ports() {
+	if [ -n "${2:-}" ]; then
+		ip netns exec "$2" cat "/proc/net/bonding/$1"
+	else
+		cat "/proc/net/bonding/$1"
+	fi | sed -n '/Active Aggregator Info/,/Partner Mac/s/.*Number of ports: *//p'
+}
+
+sx_aggregator_has() {
+	[ "$(sx_aggregator_ports "$2" "${3:-}")" = "$1" ]
+}
+
+# sx_lag_state N: whether ASIC port N collects and distributes
+sx_lag_state() {
+	sx_asic_port "$1" '.["lag-collecting"], .["lag-distributing"]' |
+		tr '\n' ' ' | sed 's/ $//'
+}
+
+# sx_lag_states_are "C D / C D": ports 3 and 4 collect and distribute so.
+# The bond tells its ports after its state machine has run, a little
+# after /proc shows the aggregator.
+sx_lag_states_are() {
+	[ "$(sx_lag_state 3) / $(sx_lag_state 4)" = "$1" ]
 }

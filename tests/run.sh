@@ -9,6 +9,8 @@ for t in /tests/cases/*.sh; do
 		continue
 	fi
 	echo "# case: ${t##*/}"
+	# The same line in the kernel log ties what the kernel says to a case.
+	echo "harness: case ${t##*/}" >/dev/kmsg
 	sh "$t"
 	rc=$?
 	[ $rc -eq 0 ] || not_ok "${t##*/} ran to completion" "exit status $rc"

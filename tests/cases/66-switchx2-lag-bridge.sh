@@ -1,0 +1,152 @@
+#!/bin/sh
+# SwitchX-2: a bond of ports 3 and 4 (an ASIC LAG) in a VLAN-aware bridge
+# with port 1 is a bridge port of the ASIC like any port. Host h1 behind
+# port 1 talks to the bond's LACP partner (namespace hl) through the
+# ASIC: the entry it learns on the LAG is reported on the bond, unicast
+# to the partner does not reach the CPU, a static entry to the bond is
+# an entry to the LAG, VLANs of the bond are VLANs of its members. A
+# member leaving, the bond leaving the bridge and the bond deleted under
+# traffic leave nothing of the LAG behind in the ASIC.
+. /tests/lib.sh
+
+swp1=$(sx_port 1)
+swp3=$(sx_port 3)
+swp4=$(sx_port 4)
+H1_IP=198.51.100.1
+HL_IP=198.51.100.3
+STATIC_MAC=02:00:00:00:66:01
+
+sx_host_setup 1
+ip addr flush dev "$swp1"
+ip -n h1 addr flush dev eth0
+ip -n h1 addr add "$H1_IP/24" dev eth0
+check "switchx2: the LACP partner, a bond of the NICs cabled to ports 3 and 4" \
+	sx_lag_partner_setup "$HL_IP/24"
+hl_mac=$(ip -n hl -j link show pbond | jq -r '.[0].address')
+
+check "switchx2: sxbond, 802.3ad over $swp3 and $swp4" \
+	sx_lag_bond_create sxbond 3 4
+ip link add br0 type bridge vlan_filtering 1
+for dev in br0 sxbond "$swp1"; do
+	echo 1 >"/proc/sys/net/ipv6/conf/$dev/disable_ipv6"
+done
+ip link set br0 up
+check "switchx2: sxbond and $swp1 join a VLAN-aware bridge" sh -c "
+	ip link set sxbond master br0 && ip link set $swp1 master br0"
+wait_for 30 sx_aggregator_has 2 sxbond
+wait_for 10 sx_lag_states_are "true true / true true"
+check_eq "switchx2: both members collect and distribute in the ASIC" \
+	"true true / true true" "$(sx_lag_state 3) / $(sx_lag_state 4)"
+lag=$(sx_asic_port 3 '.lag')
+
+# lag_entry MAC: the ASIC LAG the ASIC's FDB entry for MAC points to
+lag_entry() {
+	sx_asic_fdb ".entries[] | select(.mac == \"$1\") | .lag"
+}
+
+# lag_entries: how many entries of the ASIC's FDB point to a LAG
+lag_entries() {
+	sx_asic_fdb '[.entries[] | select(.lag != null)] | length'
+}
+
+no_lag_entries() {
+	[ "$(lag_entries)" = 0 ]
+}
+
+no_entry() {
+	[ -z "$(sx_asic_fdb ".entries[] | select(.mac == \"$1\")")" ]
+}
+
+check "switchx2: h1 pings the partner through the bridged bond" \
+	sx_ping 1 "$HL_IP" 5
+wait_for 10 sx_br_offloaded br0 "$hl_mac" sxbond
+check "switchx2: the partner's address, learned on the LAG, is reported on sxbond" \
+	sx_br_offloaded br0 "$hl_mac" sxbond
+check_eq "switchx2: the ASIC's entry for the partner points to LAG $lag" \
+	"$lag" "$(lag_entry "$hl_mac")"
+
+# The ASIC forwards h1's unicast to the LAG: the bond's members send the
+# CPU nothing of it (ARP and LACP may still pass; 40 pings do not).
+cpu_rx() {
+	echo $(($(sx_cpu_hit "$swp3" RX) + $(sx_cpu_hit "$swp4" RX) +
+		$(sx_cpu_hit "$swp1" RX)))
+}
+before=$(cpu_rx)
+check "switchx2: 40 pings from h1 to the partner" \
+	ip netns exec h1 ping -q -c 40 -i 0.02 -W 2 "$HL_IP"
+after=$(cpu_rx)
+check "switchx2: the ping crossed the ASIC, not the CPU ($before -> $after received by the CPU)" \
+	test $((after - before)) -lt 20
+
+# A static entry to the bond is an entry to the LAG.
+check "switchx2: a static entry to sxbond" \
+	bridge fdb add "$STATIC_MAC" dev sxbond master static vlan 1
+wait_for 10 sx_br_offloaded br0 "$STATIC_MAC" sxbond
+check "switchx2: the bridge lists the static entry as offloaded" \
+	sx_br_offloaded br0 "$STATIC_MAC" sxbond
+check_eq "switchx2: the ASIC's static entry points to LAG $lag" \
+	"$lag" "$(lag_entry "$STATIC_MAC")"
+bridge fdb del "$STATIC_MAC" dev sxbond master static vlan 1
+wait_for 10 no_entry "$STATIC_MAC"
+check_eq "switchx2: deleting it removes the ASIC's entry" "" \
+	"$(lag_entry "$STATIC_MAC")"
+
+# VLANs of the bond are VLANs of its members: h1 and the partner talk in
+# VLAN 10 too.
+vid10_ports() {
+	for n in 3 4; do
+		sx_asic_port "$n" '[.vlans[] | select(.first <= 10 and
+			.last >= 10 and .ingress)] | length'
+	done | tr '\n' ' ' | sed 's/ $//'
+}
+bridge vlan add dev sxbond vid 10
+bridge vlan add dev "$swp1" vid 10
+sx_host_vlan_add 1 10 203.0.113.1/24
+ip -n hl link add link pbond name pbond.10 type vlan id 10
+ip -n hl addr add 203.0.113.3/24 dev pbond.10
+ip -n hl link set pbond.10 up
+check_eq "switchx2: VLAN 10 of sxbond is VLAN 10 of ports 3 and 4" "1 1" \
+	"$(vid10_ports)"
+check "switchx2: h1 pings the partner in VLAN 10" sx_ping 1 203.0.113.3 5
+
+# A member leaves the bridged bond: it is a standalone port again, the
+# LAG carries on over the other.
+ip link set "$swp4" nomaster
+check_eq "switchx2: port 4 left the ASIC LAG" null "$(sx_asic_port 4 '.lag')"
+check_eq "switchx2: port 4 is no longer in VLAN 10" "0" \
+	"$(sx_asic_port 4 '[.vlans[] | select(.first <= 10 and
+		.last >= 10 and .ingress)] | length')"
+ip -n hl link set hl4 nomaster
+check "switchx2: h1 still pings the partner over port 3" \
+	sx_ping 1 "$HL_IP" 5
+
+# The bond leaves the bridge: nothing in the ASIC's FDB points to its LAG.
+ip link set sxbond nomaster
+wait_for 10 no_lag_entries
+check_eq "switchx2: the LAG's FDB entries go when sxbond leaves the bridge" \
+	0 "$(lag_entries)"
+
+# Back in the bridge, learning again, then deleted under traffic.
+ip link set sxbond master br0
+sx_ping 1 "$HL_IP" 3
+wait_for 10 sx_br_offloaded br0 "$hl_mac" sxbond
+check_eq "switchx2: back in the bridge, the partner is learned on LAG $lag again" \
+	"$lag" "$(lag_entry "$hl_mac")"
+ip netns exec h1 ping -q -c 300 -i 0.01 -W 1 "$HL_IP" >/dev/null 2>&1 &
+pinger=$!
+sleep 1
+ip link del sxbond
+wait "$pinger"
+check_eq "switchx2: deleting sxbond under traffic takes port 3 out of the LAG" \
+	null "$(sx_asic_port 3 '.lag')"
+wait_for 10 no_lag_entries
+check_eq "switchx2: and leaves no FDB entry to a LAG" 0 "$(lag_entries)"
+
+ip link del br0
+ip link del sxbond 2>/dev/null
+sx_host_vlan_del 1 10
+sx_lag_partner_teardown
+for swp in "$swp1" "$swp3" "$swp4"; do
+	echo 0 >"/proc/sys/net/ipv6/conf/$swp/disable_ipv6"
+	ip link set "$swp" up
+done
