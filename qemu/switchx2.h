@@ -258,6 +258,9 @@ typedef struct SX2Port {
     bool lag_collecting;
     uint16_t lag_id;
     uint8_t lag_index;
+    /* Mirroring (MPAR), kept by switchx2_span.c: by SX2_MPAR_* */
+    bool span_enabled[2];
+    uint8_t span_pa[2];
 } SX2Port;
 
 typedef struct SX2TrapGroup {
@@ -392,6 +395,17 @@ typedef struct SX2Lag {
     uint8_t ndist;
 } SX2Lag;
 
+/* A port analyzer (MPAT): where mirrored copies go, local SPAN only */
+typedef struct SX2Analyzer {
+    bool enabled;
+    uint8_t session_id;
+    uint16_t system_port;
+    uint8_t local_port;         /* of system_port, 0 while unset */
+    bool qos;
+    bool be;
+    uint64_t mirrored;          /* copies sent */
+} SX2Analyzer;
+
 /* LAG hash of the packets entering one port (SLCR) */
 typedef struct SX2LagHash {
     uint8_t type;
@@ -461,6 +475,8 @@ struct SwitchX2State {
     SX2Lag lag[SX2_MAX_LAGS];
     SX2LagHash lag_hash[SX2_MAX_PORTS + 1];     /* by ingress local port */
     uint32_t lag_seed;
+    /* Port mirroring, switchx2_span.c */
+    SX2Analyzer analyzer[SX2_SPAN_ANALYZERS];
 
     /* Filtering database, switchx2_fdb.c */
     SX2FdbEntry *fdb;           /* [fdb_size] */
@@ -590,6 +606,11 @@ double sx2_policer_burst(const SX2Policer *p);
 uint8_t sx2_reg_qpcr(SwitchX2State *s, uint8_t *pl, bool write);
 
 /* switchx2_lag.c */
+void sx2_span_reset(SwitchX2State *s);
+uint8_t sx2_reg_mpat(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_mpar(SwitchX2State *s, uint8_t *pl, bool write);
+void sx2_span_mirror(SwitchX2State *s, const SX2Port *p, unsigned dir,
+                     const uint8_t *buf, size_t len);
 void sx2_lag_reset(SwitchX2State *s);
 uint8_t sx2_reg_sldr(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_slcr(SwitchX2State *s, uint8_t *pl, bool write);

@@ -266,6 +266,14 @@ static bool sx2_fwd_classify_fid(SX2Frame *f)
     return f->fid != 0;
 }
 
+/* Out of @p, and a copy to its egress analyzer if it has one */
+static void sx2_fwd_transmit(SwitchX2State *s, SX2Port *p,
+                             const uint8_t *buf, size_t len)
+{
+    sx2_span_mirror(s, p, SX2_MPAR_EGRESS, buf, len);
+    sx2_port_egress(p, buf, len);
+}
+
 /* Egress checks of one port, then tag push/strip/rewrite and transmit */
 static void sx2_fwd_egress(SwitchX2State *s, SX2Port *p, const SX2Frame *f)
 {
@@ -293,7 +301,7 @@ static void sx2_fwd_egress(SwitchX2State *s, SX2Port *p, const SX2Frame *f)
     tci = (f->tci & 0xF000) |
           (sx2_vid_test(p->vlan_u, vid) ? 0 : (uint16_t)vid);
     if (untag ? !f->tagged : f->tagged && f->tci == tci) {
-        sx2_port_egress(p, f->buf, f->len);
+        sx2_fwd_transmit(s, p, f->buf, f->len);
         return;
     }
     /* Rebuild the header: addresses, optional tag, then the rest */
@@ -305,7 +313,7 @@ static void sx2_fwd_egress(SwitchX2State *s, SX2Port *p, const SX2Frame *f)
         stw_be_p(out + 14, tci);
     }
     memcpy(out + 12 + (untag ? 0 : 4), f->buf + body, f->len - body);
-    sx2_port_egress(p, out, olen);
+    sx2_fwd_transmit(s, p, out, olen);
     g_free(out);
 }
 
@@ -528,7 +536,8 @@ static bool sx2_fwd_link_local(SwitchX2State *s, SX2Port *in, SX2Frame *f,
 }
 
 /*
- * The ingress pipeline of docs/switchx2-l2.md, step by step: tag,
+ * The ingress pipeline of docs/switchx2-l2.md, step by step: ingress
+ * mirroring, tag,
  * link-local control traps, the LAG collector, SPAFT, VLAN membership,
  * FID, STP, port security and learning, the other traps, forwarding.
  */
@@ -544,6 +553,8 @@ void sx2_fwd_ingress(SwitchX2State *s, SX2Port *in, const uint8_t *buf,
         sx2_fwd_drop(in, &f, "port has no swid");
         return;
     }
+    /* Ingress mirroring copies the frame as received, whatever follows */
+    sx2_span_mirror(s, in, SX2_MPAR_INGRESS, buf, len);
     admitted = sx2_fwd_tag(in, &f);
     trap = sx2_classify(buf, len, f.l3off, f.ethertype);
     if (trap && sx2_trap_link_local(trap) &&

@@ -665,6 +665,34 @@ enum {
 #define SX2_SLDR_OP_ADD_PORT_LIST       2       /* distributor on */
 #define SX2_SLDR_OP_REMOVE_PORT_LIST    3       /* distributor off */
 
+/*
+ * MPAT - port analyzer table (v6.1 layout, local SPAN fields); MPAR -
+ * which analyzer mirrors a port's ingress or egress (v6.1 adds
+ * probability_rate at 0x08, "reserved when Spectrum-1").
+ */
+#define SX2_REG_MPAT_ID                 0x901A
+#define SX2_REG_MPAT_LEN                0x78
+#define SX2_REG_MPAT_PA_ID              0x00, 28, 4
+#define SX2_REG_MPAT_SESSION_ID         0x00, 24, 4
+#define SX2_REG_MPAT_SYSTEM_PORT        0x00, 0, 16
+#define SX2_REG_MPAT_E                  0x04, 31, 1
+#define SX2_REG_MPAT_QOS                0x04, 26, 1
+#define SX2_REG_MPAT_BE                 0x04, 25, 1
+#define SX2_REG_MPAT_SPAN_TYPE          0x04, 0, 4
+#define SX2_REG_MPAT_PIDE               0x0C, 15, 1
+#define SX2_REG_MPAT_PID                0x0C, 0, 14
+#define SX2_MPAT_SPAN_TYPE_LOCAL_ETH    0
+#define SX2_SPAN_ANALYZERS              4
+
+#define SX2_REG_MPAR_ID                 0x901B
+#define SX2_REG_MPAR_LEN                0x0C
+#define SX2_REG_MPAR_I_E                0x00, 0, 4
+#define SX2_REG_MPAR_ENABLE             0x04, 31, 1
+#define SX2_REG_MPAR_PA_ID              0x04, 0, 4
+#define SX2_REG_MPAR_PROBABILITY_RATE   0x08, 0, 32
+#define SX2_MPAR_EGRESS                 0
+#define SX2_MPAR_INGRESS                1
+
 #define SX2_REG_SLCR_ID                 0x2015
 #define SX2_REG_SLCR_LEN                0x10
 #define SX2_REG_SLCR_PP                 0x00, 24, 1

@@ -276,6 +276,14 @@ static void sx2_qmp_port_lag(SwitchX2Port *q, const SX2Port *p)
     q->lag_distributing = sx2_lag_port_distributes(p->s, p);
 }
 
+static void sx2_qmp_port_mirror(SwitchX2Port *q, const SX2Port *p)
+{
+    q->has_mirror_ingress = p->span_enabled[SX2_MPAR_INGRESS];
+    q->mirror_ingress = p->span_pa[SX2_MPAR_INGRESS];
+    q->has_mirror_egress = p->span_enabled[SX2_MPAR_EGRESS];
+    q->mirror_egress = p->span_pa[SX2_MPAR_EGRESS];
+}
+
 static SwitchX2Port *sx2_qmp_port(const SX2Port *p)
 {
     SwitchX2Port *q = g_new0(SwitchX2Port, 1);
@@ -304,6 +312,7 @@ static SwitchX2Port *sx2_qmp_port(const SX2Port *p)
     q->vlans = sx2_qmp_vlans(p);
     q->counters = sx2_qmp_port_counters(&p->cnt);
     sx2_qmp_port_lag(q, p);
+    sx2_qmp_port_mirror(q, p);
     return q;
 }
 
@@ -380,6 +389,31 @@ static SwitchX2CpuCounters *sx2_qmp_cpu(SwitchX2State *s)
         QAPI_LIST_APPEND(tail, t);
     }
     return q;
+}
+
+/*
+ * Port analyzers
+ */
+static SwitchX2AnalyzerList *sx2_qmp_analyzers(SwitchX2State *s)
+{
+    SwitchX2AnalyzerList *list = NULL, **tail = &list;
+    unsigned i;
+
+    for (i = 0; i < SX2_SPAN_ANALYZERS; i++) {
+        const SX2Analyzer *pa = &s->analyzer[i];
+        SwitchX2Analyzer *q;
+
+        if (!pa->enabled) {
+            continue;
+        }
+        q = g_new0(SwitchX2Analyzer, 1);
+        q->pa_id = i;
+        q->port = pa->local_port;
+        q->system_port = pa->system_port;
+        q->mirrored = pa->mirrored;
+        QAPI_LIST_APPEND(tail, q);
+    }
+    return list;
 }
 
 /*
@@ -476,6 +510,7 @@ static SwitchX2Info *sx2_qmp_info(SwitchX2State *s)
     q->profile = sx2_qmp_profile(s);
     q->cpu = sx2_qmp_cpu(s);
     q->policers = sx2_qmp_policers(s);
+    q->analyzers = sx2_qmp_analyzers(s);
     for (i = 1; i <= s->num_ports && i <= SX2_MAX_PORTS; i++) {
         QAPI_LIST_APPEND(tail, sx2_qmp_port(&s->fp[i]));
     }

@@ -1127,6 +1127,8 @@ static const SX2RegInfo sx2_regs[] = {
     { SX2_REG_HTGT_ID,  SX2_REG_HTGT_LEN,  "HTGT",  sx2_reg_htgt },
     { SX2_REG_HPKT_ID,  SX2_REG_HPKT_LEN,  "HPKT",  sx2_reg_hpkt },
     { SX2_REG_MGIR_ID,  SX2_REG_MGIR_LEN,  "MGIR",  sx2_reg_mgir },
+    { SX2_REG_MPAT_ID,  SX2_REG_MPAT_LEN,  "MPAT",  sx2_reg_mpat },
+    { SX2_REG_MPAR_ID,  SX2_REG_MPAR_LEN,  "MPAR",  sx2_reg_mpar },
     { SX2_REG_MRSR_ID,  SX2_REG_MRSR_LEN,  "MRSR",  sx2_reg_mrsr },
     { SX2_REG_MGPIR_ID, SX2_REG_MGPIR_LEN, "MGPIR", sx2_reg_mgpir },
 };
@@ -1185,5 +1187,6 @@ void sx2_reg_reset(SwitchX2State *s)
         sx2_port_reset(&s->fp[i]);
     }
     sx2_lag_reset(s);
+    sx2_span_reset(s);
     sx2_fdb_reset(s);
 }

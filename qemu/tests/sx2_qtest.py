@@ -3022,6 +3022,59 @@ def lag_main():
     q.quit()
 
 
+def mpat(q, pa, sys_port, e=1, span_type=0, pide=0, session=0, qos=1,
+         be=1):
+    return lag_reg(q, 0x901A, 0x78, [(0, 28, 4, pa), (0, 24, 4, session),
+                                     (0, 0, 16, sys_port), (4, 31, 1, e),
+                                     (4, 26, 1, qos), (4, 25, 1, be),
+                                     (4, 0, 4, span_type), (0xC, 15, 1, pide)])
+
+
+def mpar(q, lp, ingress, pa, enable=1, rate=1):
+    return lag_reg(q, 0x901B, 0x0C, [(0, 16, 8, lp), (0, 0, 4, ingress),
+                                     (4, 31, 1, enable), (4, 0, 4, pa),
+                                     (8, 0, 32, rate)])
+
+
+# Port mirroring: analyzers (MPAT) and their bindings (MPAR)
+def span_main():
+    q, socks = qtest_wired()
+    dev_setup(q, find_dev(q), BAR)
+    sts = learn_setup(q)
+    payload = struct.pack('>H', 0x88b5) + bytes(46)
+    X = mac_n(0x61)
+    bad = [mpat(q, 4, 3), mpat(q, 0, 3, span_type=1), mpat(q, 0, 3, pide=1),
+           mpat(q, 0, 0), mpat(q, 0, 9), mpar(q, 1, 1, 0),
+           mpar(q, 1, 2, 0), mpar(q, 0, 1, 0)]
+    check(sts == [0] * len(sts) and bad == [7] * 8,
+          'span: MPAT analyzer 4 (of 4), remote SPAN, a mirroring policer, '
+          'system port 0 (CPU) or 9 (none); MPAR to an analyzer not '
+          'enabled, i_e 2, local port 0 -> bad parameter (%s)' % bad)
+    sts = [mpat(q, 0, 3), mpar(q, 1, 1, 0)]
+    changed = [mpat(q, 0, 2), mpat(q, 0, 3, session=1),
+               mpar(q, 2, 1, 0, rate=2)]
+    frame = X + MAC_A + payload
+    got = udp_counts(q, socks, 1, [frame])
+    check(sts == [0, 0] and changed == [7, 7, 7] and
+          got == {1: 0, 2: 1, 3: 2},
+          'span: analyzer 0 to port 3, port 1\'s ingress bound to it: an '
+          'unknown unicast from port 1 floods to ports 2 and 3, and port 3 '
+          'gets the mirrored copy besides; the enabled analyzer keeps its '
+          'port and session; sampling (rate 2) -> bad parameter (%s, %s)' %
+          (changed, got))
+    sts = [mpar(q, 1, 1, 0, enable=0), mpat(q, 1, 1), mpar(q, 2, 0, 1)]
+    got = udp_counts(q, socks, 3, [frame])
+    st_off = mpat(q, 1, 1, e=0)
+    got_off = udp_counts(q, socks, 3, [frame])
+    check(sts == [0, 0, 0] and got == {1: 2, 2: 1, 3: 0} and st_off == 0 and
+          got_off == {1: 1, 2: 1, 3: 0},
+          'span: port 1 unbound; analyzer 1 to port 1 mirrors port 2\'s '
+          'egress: a frame from port 3 reaches port 2 and port 1 twice '
+          '(flood, copy); analyzer 1 disabled: no copy (%s, %s)' %
+          (got, got_off))
+    q.quit()
+
+
 def ppcnt_main():
     q, socks = qtest_wired()
     dev_setup(q, find_dev(q), BAR)
@@ -3115,5 +3168,6 @@ learn_main()
 ppcnt_main()
 storm_main()
 lag_main()
+span_main()
 print('%d failure(s)' % FAIL)
 sys.exit(1 if FAIL else 0)

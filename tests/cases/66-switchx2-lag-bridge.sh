@@ -18,8 +18,7 @@ STATIC_MAC=02:00:00:00:66:01
 
 sx_host_setup 1
 ip addr flush dev "$swp1"
-ip -n h1 addr flush dev eth0
-ip -n h1 addr add "$H1_IP/24" dev eth0
+ip -n h1 addr replace "$H1_IP/24" dev eth0
 check "switchx2: the LACP partner, a bond of the NICs cabled to ports 3 and 4" \
 	sx_lag_partner_setup "$HL_IP/24"
 hl_mac=$(ip -n hl -j link show pbond | jq -r '.[0].address')
@@ -77,6 +76,22 @@ check "switchx2: 40 pings from h1 to the partner" \
 after=$(cpu_rx)
 check "switchx2: the ping crossed the ASIC, not the CPU ($before -> $after received by the CPU)" \
 	test $((after - before)) -lt 20
+
+# The ASIC spreads what it sends to the LAG by its L2-L4 hash: 64 UDP
+# flows (source ports 1000-1063) to the partner leave by both members,
+# as their PPCNT transmit counters show.
+sx_stats_settle
+tx3=$(port_stat 3 tx_packets)
+tx4=$(port_stat 4 tx_packets)
+for round in 1 2 3 4 5; do
+	ip netns exec h1 mausezahn eth0 -q -c 1 -b "$hl_mac" -A "$H1_IP" \
+		-B "$HL_IP" -t udp "sp=1000-1063,dp=5000"
+done
+sx_stats_settle
+d3=$(($(port_stat 3 tx_packets) - tx3))
+d4=$(($(port_stat 4 tx_packets) - tx4))
+check "switchx2: 320 frames of 64 flows leave by both members ($d3 by port 3, $d4 by port 4)" \
+	test "$d3" -ge 32 -a "$d4" -ge 32 -a $((d3 + d4)) -ge 320
 
 # A static entry to the bond is an entry to the LAG.
 check "switchx2: a static entry to sxbond" \
@@ -142,9 +157,32 @@ check_eq "switchx2: deleting sxbond under traffic takes port 3 out of the LAG" \
 wait_for 10 no_lag_entries
 check_eq "switchx2: and leaves no FDB entry to a LAG" 0 "$(lag_entries)"
 
+# A bond of a SwitchX-2 port and a port of another driver is no LAG of
+# one device: in a bridge it stays in software, and the extack says so.
+swp2=$(sx_port 2)
+ip link add sxveth0 type veth peer name sxveth1
+ip link add mixbond type bond mode balance-xor xmit_hash_policy layer2+3
+ip link set "$swp2" down
+ip link set "$swp2" master mixbond
+ip link set sxveth0 master mixbond
+ip link add br1 type bridge
+out=$(ip link set mixbond master br1 2>&1)
+said() {
+	echo "$out" | grep -q "$1"
+}
+check "switchx2: a bond of $swp2 and a veth joins a bridge, in software, and says so" \
+	said "not a LAG of one device"
+check_eq "switchx2: port 2 stays a standalone port of the ASIC (PVID 4094)" \
+	4094 "$(sx_asic_port 2 .pvid)"
+ip link del br1
+ip link del mixbond
+ip link del sxveth0
+ip link set "$swp2" up
+
 ip link del br0
 ip link del sxbond 2>/dev/null
 sx_host_vlan_del 1 10
+ip -n h1 addr del "$H1_IP/24" dev eth0
 sx_lag_partner_teardown
 for swp in "$swp1" "$swp3" "$swp4"; do
 	echo 0 >"/proc/sys/net/ipv6/conf/$swp/disable_ipv6"
