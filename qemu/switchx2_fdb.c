@@ -21,6 +21,7 @@
 
 #include "qemu/osdep.h"
 #include "qemu/log.h"
+#include "net/eth.h"
 #include "switchx2.h"
 #include "trace.h"
 
@@ -306,7 +307,7 @@ static unsigned sx2_fdb_flush(SwitchX2State *s, uint16_t fid, int dest,
 
         if (!e->used || (!e->dynamic && !statics) ||
             (fid && sx2_key_fid(e->key) != fid) ||
-            (dest >= 0 && e->dest != dest)) {
+            (dest >= 0 && (e->mc || e->dest != dest))) {
             continue;
         }
         sx2_fdb_remove(s, e, "flush");
@@ -512,6 +513,36 @@ typedef enum {
     SX2_SFD_MALFORMED,
 } SX2SfdResult;
 
+/*
+ * The MID of a multicast record, or -1.  SwitchX-2 has no port group
+ * table (max_pgt 0): pgi must say "use the MID".
+ */
+static int sx2_sfd_rec_mid(SwitchX2State *s, const uint8_t *rec,
+                           unsigned idx)
+{
+    unsigned pgi = sx2_fget(rec, SX2_SFD_REC_MC_PGI);
+    unsigned mid = sx2_fget(rec, SX2_SFD_REC_MC_MID);
+
+    if (!is_multicast_ether_addr(rec + SX2_SFD_REC_MAC_OFF)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: multicast "
+                      "record for a unicast address\n", idx);
+        return -1;
+    }
+    if (pgi != SX2_SFD_MC_PGI_MID) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: SFD: record %u: mc_pgi 0x%x: no "
+                      "port group table on SwitchX-2, only 0x1FFF (the "
+                      "MID)\n", idx, pgi);
+        return -1;
+    }
+    if (mid >= s->smid_count) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: MID %u "
+                      "does not exist (the profile's max_mid is %u)\n", idx,
+                      mid, s->smid_count);
+        return -1;
+    }
+    return mid;
+}
+
 /* The destination of a unicast or unicast LAG record, or -1 */
 static int sx2_sfd_rec_dest(SwitchX2State *s, const uint8_t *rec,
                             unsigned idx)
@@ -520,6 +551,9 @@ static int sx2_sfd_rec_dest(SwitchX2State *s, const uint8_t *rec,
     unsigned lag_id = sx2_fget(rec, SX2_SFD_REC_LAG_ID);
     int lp;
 
+    if (sx2_fget(rec, SX2_SFD_REC_TYPE) == SX2_SFD_REC_TYPE_MULTICAST) {
+        return sx2_sfd_rec_mid(s, rec, idx);
+    }
     if (sx2_fget(rec, SX2_SFD_REC_TYPE) == SX2_SFD_REC_TYPE_UNICAST_LAG) {
         if (lag_id >= s->profile.max_lag || !s->lag[lag_id].created) {
             qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: LAG %u "
@@ -550,11 +584,11 @@ static bool sx2_sfd_rec_ok(SwitchX2State *s, unsigned op, const uint8_t *rec,
     unsigned fid = sx2_fget(rec, SX2_SFD_REC_FID);
 
     if (type != SX2_SFD_REC_TYPE_UNICAST &&
-        type != SX2_SFD_REC_TYPE_UNICAST_LAG) {
+        type != SX2_SFD_REC_TYPE_UNICAST_LAG &&
+        type != SX2_SFD_REC_TYPE_MULTICAST) {
         qemu_log_mask(LOG_UNIMP, "switchx2: SFD: record %u: type %u: only "
-                      "unicast and unicast LAG records are implemented "
-                      "(multicast never exercised on SwitchX-2)\n", idx,
-                      type);
+                      "unicast, unicast LAG and multicast records are "
+                      "implemented\n", idx, type);
         return false;
     }
     if (fid >= SX2_VFID_BASE) {
@@ -610,6 +644,13 @@ static bool sx2_sfd_rec_ok(SwitchX2State *s, unsigned op, const uint8_t *rec,
                       "is reserved\n", idx, action);
         return false;
     }
+    if (type == SX2_SFD_REC_TYPE_MULTICAST &&
+        policy != SX2_SFD_POLICY_STATIC) {
+        /* Groups are not learned: nothing would age or report them */
+        qemu_log_mask(LOG_UNIMP, "switchx2: SFD: record %u: dynamic "
+                      "multicast record: not implemented\n", idx);
+        return false;
+    }
     if (policy == SX2_SFD_POLICY_DYNAMIC && action != SX2_SFD_ACTION_NOP) {
         /* reg.h, sfd_rec_action: dynamic entries only forward */
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: dynamic "
@@ -655,6 +696,7 @@ static SX2SfdResult sx2_sfd_apply(SwitchX2State *s, unsigned op,
         }
     }
     sx2_fdb_set(s, e, policy == SX2_SFD_POLICY_DYNAMIC, action, dest);
+    e->mc = sx2_fget(rec, SX2_SFD_REC_TYPE) == SX2_SFD_REC_TYPE_MULTICAST;
     {
         /* reg.h: edit removes the learning notification of the key */
         SX2SfnMatch m = { .by_key = true, .key = key, .learned = true };
@@ -667,17 +709,21 @@ static SX2SfdResult sx2_sfd_apply(SwitchX2State *s, unsigned op,
 static void sx2_sfd_fill(SwitchX2State *s, uint8_t *rec,
                          const SX2FdbEntry *e)
 {
-    bool lag = sx2_dest_is_lag(e->dest);
+    bool lag = !e->mc && sx2_dest_is_lag(e->dest);
 
-    sx2_fset(rec, SX2_SFD_REC_TYPE, lag ? SX2_SFD_REC_TYPE_UNICAST_LAG
-                                        : SX2_SFD_REC_TYPE_UNICAST);
+    sx2_fset(rec, SX2_SFD_REC_TYPE, e->mc ? SX2_SFD_REC_TYPE_MULTICAST :
+                                    lag ? SX2_SFD_REC_TYPE_UNICAST_LAG :
+                                    SX2_SFD_REC_TYPE_UNICAST);
     sx2_fset(rec, SX2_SFD_REC_POLICY, e->dynamic ? SX2_SFD_POLICY_DYNAMIC
                                                  : SX2_SFD_POLICY_STATIC);
     sx2_fset(rec, SX2_SFD_REC_A, 1);
     sx2_key_mac_bytes(e->key, rec + SX2_SFD_REC_MAC_OFF);
     sx2_fset(rec, SX2_SFD_REC_FID, sx2_key_fid(e->key));
     sx2_fset(rec, SX2_SFD_REC_ACTION, e->action);
-    if (lag) {
+    if (e->mc) {
+        sx2_fset(rec, SX2_SFD_REC_MC_PGI, SX2_SFD_MC_PGI_MID);
+        sx2_fset(rec, SX2_SFD_REC_MC_MID, e->dest);
+    } else if (lag) {
         sx2_fset(rec, SX2_SFD_REC_LAG_ID, sx2_dest_lag_id(e->dest));
     } else {
         sx2_fset(rec, SX2_SFD_REC_SYSTEM_PORT, s->fp[e->dest].system_port);

@@ -396,6 +396,40 @@ static SX2Port *sx2_fwd_flood_lag(SwitchX2State *s, SX2Port *in,
 }
 
 /*
+ * A copy to each port of @set but the ingress port, the CPU included
+ * (trap FDB_MC), each LAG getting one.  Returns the copies sent.
+ */
+static unsigned sx2_fwd_to_set(SwitchX2State *s, SX2Port *in,
+                               const SX2Frame *f, const SX2PortSet *set)
+{
+    SX2FloodLags lags = { .done = 0 };
+    unsigned port, n = 0;
+
+    if (sx2_portset_test(set, SX2_CPU_PORT)) {
+        n++;
+        if (!sx2_cpu_trap(s, SX2_TRAP_FDB_MC, sx2_cpu_src(in), f->buf,
+                             f->len)) {
+            in->cnt.rx_discards++;
+        }
+    }
+    for (port = 1; port <= s->num_ports; port++) {
+        SX2Port *p = &s->fp[port];
+
+        if (port == in->local_port || !sx2_portset_test(set, port)) {
+            continue;
+        }
+        if (p->lagged) {
+            p = sx2_fwd_flood_lag(s, in, f, p, set, &lags);
+        }
+        if (p) {
+            n++;
+            sx2_fwd_egress(s, p, f);
+        }
+    }
+    return n;
+}
+
+/*
  * Step 8: flood.  SFGC maps the packet type to a single-entry table or
  * a per-VID table (indexed by the frame's VID); the table must belong to
  * the ingress port's switch partition.  A packet type SFGC never
@@ -406,8 +440,7 @@ static void sx2_fwd_flood(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
     unsigned type = sx2_flood_type(s, f);
     const SX2FloodCfg *fc = &s->sfgc[type];
     SX2PortSet set;
-    unsigned index, port, n = 0;
-    SX2FloodLags lags = { .done = 0 };
+    unsigned index;
 
     if (!fc->valid) {
         trace_switchx2_fwd_flood_none(in->local_port, f->fid, type);
@@ -426,29 +459,27 @@ static void sx2_fwd_flood(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
                              fc->table_type == SX2_FT_TYPE_VID ? "VID"
                                                                : "single",
                              fc->flood_table, index);
-    if (sx2_portset_test(&set, SX2_CPU_PORT)) {
-        n++;
-        if (!sx2_cpu_trap(s, SX2_TRAP_FDB_MC, sx2_cpu_src(in), f->buf,
-                             f->len)) {
-            in->cnt.rx_discards++;
-        }
-    }
-    for (port = 1; port <= s->num_ports; port++) {
-        SX2Port *p = &s->fp[port];
-
-        if (port == in->local_port || !sx2_portset_test(&set, port)) {
-            continue;
-        }
-        if (p->lagged) {
-            p = sx2_fwd_flood_lag(s, in, f, p, &set, &lags);
-        }
-        if (p) {
-            n++;
-            sx2_fwd_egress(s, p, f);
-        }
-    }
-    if (!n) {
+    if (!sx2_fwd_to_set(s, in, f, &set)) {
         sx2_fwd_drop(in, f, "empty flood set");
+    }
+}
+
+/* A registered group (SFD multicast record): the ports of its MID */
+static void sx2_fwd_to_mid(SwitchX2State *s, SX2Port *in, const SX2Frame *f,
+                           unsigned mid)
+{
+    const SX2PortSet *ports = sx2_smid_entry(s, mid);
+    SX2PortSet set;
+
+    if (!ports) {
+        sx2_fwd_drop(in, f, "MID beyond the profile's max_mid");
+        return;
+    }
+    /* A copy: transmitting may re-enter the model */
+    set = *ports;
+    trace_switchx2_fwd_mid(in->local_port, f->fid, mid);
+    if (!sx2_fwd_to_set(s, in, f, &set)) {
+        sx2_fwd_drop(in, f, "MID has no port but the ingress port");
     }
 }
 
@@ -473,17 +504,18 @@ static void sx2_fwd_forward(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
     uint8_t action;
     uint16_t dest;
 
-    if (!is_multicast_ether_addr(f->buf)) {
-        e = sx2_fdb_lookup(s, f->buf, f->fid);
-    }
-    if (!e) {
+    e = sx2_fdb_lookup(s, f->buf, f->fid);
+    if (!e || e->mc != is_multicast_ether_addr(f->buf)) {
+        /* Unknown, or a multicast address with no multicast record */
         sx2_fwd_flood(s, in, f);
         return;
     }
     /* Copied out: the entry may change once the frame is sent */
     action = e->action;
     dest = e->dest;
-    if (action == SX2_SFD_ACTION_DISCARD_ERROR) {
+    if (e->mc && action == SX2_SFD_ACTION_NOP) {
+        sx2_fwd_to_mid(s, in, f, dest);
+    } else if (action == SX2_SFD_ACTION_DISCARD_ERROR) {
         sx2_fwd_drop(in, f, "FDB discard");
     } else if (action == SX2_SFD_ACTION_TRAP || dest == SX2_CPU_PORT) {
         trace_switchx2_fwd_unicast(in->local_port, SX2_CPU_PORT, f->fid);

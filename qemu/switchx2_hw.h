@@ -571,6 +571,10 @@ enum {
 #define SX2_SFD_OP_WRITE_REMOVE         2
 #define SX2_SFD_REC_TYPE_UNICAST        0
 #define SX2_SFD_REC_TYPE_UNICAST_LAG    1
+#define SX2_SFD_REC_TYPE_MULTICAST      2
+#define SX2_SFD_REC_MC_PGI              0x08, 16, 13    /* MULTICAST */
+#define SX2_SFD_REC_MC_MID              0x0C, 0, 16     /* MULTICAST */
+#define SX2_SFD_MC_PGI_MID              0x1FFF          /* "use the MID" */
 #define SX2_SFD_POLICY_STATIC           0
 #define SX2_SFD_POLICY_DYNAMIC_MLAG     1
 #define SX2_SFD_POLICY_DYNAMIC          3

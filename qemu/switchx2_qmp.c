@@ -554,7 +554,10 @@ static SwitchX2FdbEntry *sx2_qmp_fdb_entry(SwitchX2State *s,
     q->mac = qemu_mac_strdup_printf(mac);
     q->fid = fid;
     q->vid = fid;
-    if (sx2_dest_is_lag(e->dest)) {
+    if (e->mc) {
+        q->has_mid = true;
+        q->mid = e->dest;
+    } else if (sx2_dest_is_lag(e->dest)) {
         q->has_lag = true;
         q->lag = sx2_dest_lag_id(e->dest);
     } else {

@@ -1606,7 +1606,8 @@ def l2_main():
     check(sfd_one() == (0, 2, True) and sfd_write(q, 2, [(MAC_T, 1, 0)]) ==
           (0, 1), 'SFD two valid records: num_rec 2 (control)')
     check(sfd_one(rtype=2) == (0, 1, False),
-          'SFD multicast record (not implemented) -> stops, num_rec 1')
+          'SFD multicast record with mc_pgi 0 (no port group table) -> '
+          'stops, num_rec 1')
     check(sfd_one(fid=4096) == (0, 1, False),
           'SFD FID 4096 (no vFIDs) -> stops, num_rec 1')
     check(sfd_one(fid=0) == (0, 1, False) and
@@ -3075,6 +3076,70 @@ def span_main():
     q.quit()
 
 
+def sfd_mc(q, op, mac, fid, mid, pgi=0x1FFF, policy=0, action=0):
+    """One SFD multicast record; (EMAD status, num_rec)."""
+    pl = bytearray(0x410)
+    fset(pl, 4, 30, 2, op)
+    fset(pl, 8, 0, 8, 1)
+    sfd_rec(pl, 0, mac, fid, mid, policy, action, rtype=2)
+    fset(pl, 0x18, 16, 13, pgi)
+    st, est, out = reg_cmd(q, 0x200A, pl, True)
+    return est, fget(out, 8, 0, 8)
+
+
+# Registered multicast: SFD multicast records send a group to a MID
+def mc_main():
+    q, socks = qtest_wired()
+    dev_setup(q, find_dev(q), BAR)
+    sts = learn_setup(q)
+
+    def mids(m):
+        fset(m, 0x1C, 0, 16, 16)
+    sts.append(exec_cmd(q, 0x100, opmod=1,
+                        in_mbox=profile_mbox(1, 1, mask=0x308,
+                                             extra=mids))[0])
+    smid = bytearray(0x240)
+    fset(smid, 0, 0, 16, 5)
+    for lp in (0, 3):
+        smid[0x20 + 31 - lp // 8] |= 1 << (lp % 8)
+        smid[0x220 + 31 - lp // 8] |= 1 << (lp % 8)
+    sts.append(reg_cmd(q, 0x2007, smid, True)[1])
+    # Unregistered IPv4 multicast floods as broadcast does
+    sts.append(reg_cmd(q, 0x2011, sfgc_pl(2, VID_T, 0), True)[1])
+    G = bytes.fromhex('01005e010203')
+    payload = struct.pack('>H', 0x0800) + bytes(46)
+    before = udp_counts(q, socks, 1, [G + MAC_A + payload])
+    bad = [sfd_mc(q, 1, G, 1, 5, pgi=0), sfd_mc(q, 1, G, 1, 16),
+           sfd_mc(q, 1, MAC_T, 1, 5), sfd_mc(q, 1, G, 1, 5, policy=3)]
+    check(sts == [0] * len(sts) and before == {1: 0, 2: 1, 3: 1} and
+          bad == [(0, 0)] * 4,
+          'mc: group 01:00:5e:01:02:03 without a record floods (%s); a '
+          'multicast record with mc_pgi 0 (no PGT), MID 16 (max_mid 16), '
+          'for a unicast address, or dynamic -> stops, num_rec 0 (%s)' %
+          (before, bad))
+    rec = sfd_mc(q, 1, G, 1, 5)
+    after = udp_counts(q, socks, 1, [G + MAC_A + payload])
+    dump = sfd_dump(q)
+    check(rec == (0, 1) and after == {1: 0, 2: 0, 3: 1} and
+          dump.get((G, 1)) == (5, 0, 0),
+          'mc: SFD multicast record G -> MID 5 = {CPU, 3}: G leaves by '
+          'port 3 only; the dump shows it with MID 5 (%s, %s)' %
+          (after, dump.get((G, 1))))
+    from_3 = udp_counts(q, socks, 3, [G + MAC_B + payload])
+    flush = [lag_reg(q, 0x2013, 0x14, [(4, 28, 4, 2), (0xC, 0, 16, 3),
+                                       (4, 24, 1, 1)])]
+    kept = (G, 1) in sfd_dump(q)
+    flush.append(lag_reg(q, 0x2013, 0x14, [(4, 28, 4, 1), (4, 24, 1, 1),
+                                           (0xC, 0, 16, 1)]))
+    gone = (G, 1) not in sfd_dump(q)
+    check(from_3 == {1: 0, 2: 0, 3: 0} and flush == [0, 0] and kept and
+          gone,
+          'mc: G from port 3 (the MID\'s only port) goes nowhere; a flush '
+          'of port 3 with statics keeps the record, one of FID 1 removes '
+          'it (%s)' % from_3)
+    q.quit()
+
+
 def ppcnt_main():
     q, socks = qtest_wired()
     dev_setup(q, find_dev(q), BAR)
@@ -3169,5 +3234,6 @@ ppcnt_main()
 storm_main()
 lag_main()
 span_main()
+mc_main()
 print('%d failure(s)' % FAIL)
 sys.exit(1 if FAIL else 0)

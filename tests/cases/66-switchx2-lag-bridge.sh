@@ -135,6 +135,20 @@ ip -n hl link set hl4 nomaster
 check "switchx2: h1 still pings the partner over port 3" \
 	sx_ping 1 "$HL_IP" 5
 
+# A port joining the bridged bond joins the bridge with it: the LAG, the
+# bond's VLANs, both members carrying traffic again.
+ip link set "$swp4" down
+check "switchx2: $swp4 joins the bridged sxbond again" \
+	ip link set "$swp4" master sxbond
+ip -n hl link set hl4 master pbond
+wait_for 30 sx_aggregator_has 2 sxbond
+wait_for 10 sx_lag_states_are "true true / true true"
+check_eq "switchx2: port 4 is back in LAG $lag, collecting and distributing" \
+	"$lag true true" "$(sx_asic_port 4 '.lag') $(sx_lag_state 4)"
+check_eq "switchx2: and in VLAN 10 with the bond" "1 1" "$(vid10_ports)"
+check "switchx2: h1 pings the partner in VLAN 10 again" \
+	sx_ping 1 203.0.113.3 5
+
 # The bond leaves the bridge: nothing in the ASIC's FDB points to its LAG.
 ip link set sxbond nomaster
 wait_for 10 no_lag_entries
