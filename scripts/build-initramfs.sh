@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the guest initramfs: busybox-static, iproute2's ip/bridge/devlink/tc,
-# ethtool, ping, iperf3, jq and mausezahn (make bench's frame generator),
+# ethtool, ping, iperf3, jq, mausezahn (make bench's frame generator), teamnl,
 # with their shared libraries, the tests' own helpers (tests/tools/), the
 # kernel's modules and tests/.
 set -euo pipefail
@@ -14,7 +14,7 @@ ROOT=$OUT.root
 # busybox's applets of the same name. dash is
 # /bin/sh: Debian's busybox sh runs its own applets before PATH, which
 # would shadow iproute2. bash is the interactive shell of `make run`.
-TOOLS=(ip bridge devlink tc ethtool ping iperf3 jq mausezahn)
+TOOLS=(ip bridge devlink tc ethtool ping iperf3 jq mausezahn teamnl)
 SHELLS=(dash bash)
 
 [ -d "$KBUILD/modules-install/lib/modules" ] || die "no kernel modules: run scripts/build-kernel.sh"

@@ -6,7 +6,8 @@
 # the LAG (the CPU is told the LAG and port index, not the port); the
 # ASIC's LAG follows the bond as a member stops carrying traffic, leaves
 # and the bond goes away. A bond that does not distribute by a hash is
-# refused: the device has no other way to spread traffic over a LAG.
+# refused: the device has no other way to spread traffic over a LAG. A
+# team in load balance mode is a LAG as well.
 . /tests/lib.sh
 
 swp1=$(sx_port 1)
@@ -18,6 +19,26 @@ refused "switchx2: $swp1 cannot join an active-backup bond" "hash" \
 		ip link set $swp1 down && ip link set $swp1 master sxab"
 ip link del sxab 2>/dev/null
 ip link set "$swp1" up
+
+# A team that distributes by a hash (load balance mode; teamd would set
+# it, teamnl does without it) is a LAG of the ASIC like a bond.
+swp2=$(sx_port 2)
+ip link add sxteam type team
+teamnl sxteam setoption mode loadbalance
+for swp in "$swp1" "$swp2"; do
+	ip link set "$swp" down
+	ip link set "$swp" master sxteam
+done
+ip link set sxteam up
+lag1=$(sx_asic_port 1 '.lag')
+check "switchx2: a load balance team of ports 1 and 2 is one ASIC LAG ($lag1, $(sx_asic_port 2 '.lag'))" \
+	test "$lag1" != null -a "$lag1" = "$(sx_asic_port 2 '.lag')"
+ip link del sxteam
+check_eq "switchx2: deleting the team takes both ports out of the LAG" \
+	"null null" "$(sx_asic_port 1 '.lag') $(sx_asic_port 2 '.lag')"
+for swp in "$swp1" "$swp2"; do
+	ip link set "$swp" up
+done
 
 check "switchx2: the LACP partner, a bond of the NICs cabled to ports 3 and 4" \
 	sx_lag_partner_setup 198.51.100.2/24

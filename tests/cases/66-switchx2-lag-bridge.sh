@@ -93,6 +93,38 @@ d4=$(($(port_stat 4 tx_packets) - tx4))
 check "switchx2: 320 frames of 64 flows leave by both members ($d3 by port 3, $d4 by port 4)" \
 	test "$d3" -ge 32 -a "$d4" -ge 32 -a $((d3 + d4)) -ge 320
 
+# Failover: port 4's link goes down (admin down on the switch, which
+# takes the partner's NIC down too) in the middle of 64 flows sent at
+# up to 1000 frames/s. The bond drops the port (miimon 100 ms) and the
+# ASIC stops distributing to it; the frames lost meanwhile, the ones the
+# ASIC still sent to the dead link, are the cost of the failover.
+pbond_rx() {
+	ip netns exec hl cat /sys/class/net/pbond/statistics/rx_packets
+}
+SENT=$((40 * 64))
+rx0=$(pbond_rx)
+t0=$(now_ms)
+ip netns exec h1 mausezahn eth0 -q -c 40 -d 1msec -b "$hl_mac" \
+	-A "$H1_IP" -B "$HL_IP" -t udp "sp=1000-1063,dp=5000" &
+gen=$!
+sleep 1
+ip link set "$swp4" down
+wait "$gen"
+t1=$(now_ms)
+sleep 1
+lost=$((SENT - ($(pbond_rx) - rx0)))
+[ "$lost" -ge 0 ] || lost=0
+check "switchx2: failover: $lost of $SENT frames lost over $((t1 - t0)) ms when port 4 went down" \
+	test "$lost" -lt $((SENT / 4))
+wait_for 10 sx_lag_states_are "true true / false false"
+check_eq "switchx2: the ASIC distributes over port 3 alone" \
+	"true true / false false" "$(sx_lag_state 3) / $(sx_lag_state 4)"
+ip link set "$swp4" up
+wait_for 30 sx_aggregator_has 2 sxbond
+wait_for 10 sx_lag_states_are "true true / true true"
+check_eq "switchx2: port 4 back up: both members distribute again" \
+	"true true / true true" "$(sx_lag_state 3) / $(sx_lag_state 4)"
+
 # A static entry to the bond is an entry to the LAG.
 check "switchx2: a static entry to sxbond" \
 	bridge fdb add "$STATIC_MAC" dev sxbond master static vlan 1
@@ -148,6 +180,23 @@ check_eq "switchx2: port 4 is back in LAG $lag, collecting and distributing" \
 check_eq "switchx2: and in VLAN 10 with the bond" "1 1" "$(vid10_ports)"
 check "switchx2: h1 pings the partner in VLAN 10 again" \
 	sx_ping 1 203.0.113.3 5
+
+# The bond leaves VLAN 10: what the ASIC learned on the LAG in it goes
+# (the bridge deletes the bond's entries of the VLAN, the driver their
+# unicast LAG records).
+lag_entries_fid10() {
+	sx_asic_fdb '[.entries[] | select(.lag != null and .fid == 10)] | length'
+}
+no_lag_entries_fid10() {
+	[ "$(lag_entries_fid10)" = 0 ]
+}
+wait_for 10 sx_br_offloaded br0 "$hl_mac" sxbond
+check "switchx2: the partner is learned on the LAG in VLAN 10" \
+	test "$(lag_entries_fid10)" -ge 1
+bridge vlan del dev sxbond vid 10
+wait_for 5 no_lag_entries_fid10
+check_eq "switchx2: removing VLAN 10 from sxbond flushes the LAG's entries in it" \
+	0 "$(lag_entries_fid10)"
 
 # The bond leaves the bridge: nothing in the ASIC's FDB points to its LAG.
 ip link set sxbond nomaster
