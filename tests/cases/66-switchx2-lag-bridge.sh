@@ -121,6 +121,7 @@ check_eq "switchx2: the ASIC distributes over port 3 alone" \
 	"true true / false false" "$(sx_lag_state 3) / $(sx_lag_state 4)"
 ip link set "$swp4" up
 wait_for 30 sx_aggregator_has 2 sxbond
+wait_for 30 sx_aggregator_has 2 pbond hl
 wait_for 10 sx_lag_states_are "true true / true true"
 check_eq "switchx2: port 4 back up: both members distribute again" \
 	"true true / true true" "$(sx_lag_state 3) / $(sx_lag_state 4)"
@@ -173,7 +174,9 @@ ip link set "$swp4" down
 check "switchx2: $swp4 joins the bridged sxbond again" \
 	ip link set "$swp4" master sxbond
 ip -n hl link set hl4 master pbond
+# LACP settles on both sides before the partner uses port 4 again
 wait_for 30 sx_aggregator_has 2 sxbond
+wait_for 30 sx_aggregator_has 2 pbond hl
 wait_for 10 sx_lag_states_are "true true / true true"
 check_eq "switchx2: port 4 is back in LAG $lag, collecting and distributing" \
 	"$lag true true" "$(sx_asic_port 4 '.lag') $(sx_lag_state 4)"
