@@ -32,7 +32,7 @@ harness_fail=()
 finished=1
 grep -q '^# harness: tests finished' "$tap.txt" && finished=0
 if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
-	reason="guest hung: killed after ${GUEST_TIMEOUT:-900} s"
+	reason="guest hung: killed after ${GUEST_TIMEOUT:-1800} s"
 elif grep -q 'Kernel panic' "$console.txt"; then
 	reason="kernel panic: $(grep -m1 'Kernel panic' "$console.txt")"
 else

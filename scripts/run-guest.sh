@@ -6,7 +6,7 @@
 #   run-guest.sh shell         interactive guest shell on this terminal
 # QEMU answers QMP on $LOGS/qmp.sock, and guest tests reach it through the
 # third serial port (/dev/ttyS2), relayed by scripts/host-agent.py.
-# Environment: GUEST_TIMEOUT (seconds, default 900) kills a hung guest;
+# Environment: GUEST_TIMEOUT (seconds, default 1800) kills a hung guest;
 # QEMU_EXTRA adds QEMU arguments; QEMU selects another QEMU binary (make
 # qemu-test SANITIZE=1: the ASan/UBSan one); KERNEL_OUT and INITRAMFS
 # select another kernel build (see scripts/test-linux-5.10.sh); LOGS
@@ -22,7 +22,7 @@ QEMU=${QEMU:-$BUILD/qemu/qemu-system-x86_64}
 KERNEL=${KERNEL_OUT:-$BUILD/kbuild}/arch/x86/boot/bzImage
 INITRAMFS=${INITRAMFS:-$BUILD/initramfs.cpio.gz}
 LOGS=${LOGS:-$BUILD/logs}
-GUEST_TIMEOUT=${GUEST_TIMEOUT:-900}
+GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800}
 
 for f in "$QEMU" "$KERNEL" "$INITRAMFS"; do
 	[ -e "$f" ] || die "$f missing: run 'make' first"

@@ -115,14 +115,15 @@ fault_end() {
 	echo "harness: fault injection ends" >/dev/kmsg
 }
 
-# EMADs whose responses a knob dropped or delayed may still be waiting
-# for their last retry when the knob goes back to 0: the failure of one
-# is logged up to an EMAD timeout later, inside the window it belongs to.
-# Wait until the kernel log (cleared by fault_begin) has said nothing
-# more about EMADs for a second, 10 s at most.
+# EMADs whose responses a knob dropped, delayed or answered busy may
+# still be retrying when the knob goes back to 0: the failure of one is
+# logged up to an EMAD timeout later, inside the window it belongs to.
+# If the window retried any (the kernel log, cleared by fault_begin,
+# says so), wait until it has said nothing more about EMADs for a
+# second, 10 s at most.
 emads_settle() {
+	dmesg | grep -q "EMAD retries" || return 0
 	n=$(dmesg | grep -c EMAD)
-	[ "$n" -gt 0 ] || return 0
 	i=0
 	while [ $i -lt 10 ]; do
 		sleep 1

@@ -101,10 +101,10 @@ check "switchx2: 320 frames of 64 flows leave by both members ($d3 by port 3, $d
 pbond_rx() {
 	ip netns exec hl cat /sys/class/net/pbond/statistics/rx_packets
 }
-SENT=$((40 * 64))
+SENT=$((20 * 64))
 rx0=$(pbond_rx)
 t0=$(now_ms)
-ip netns exec h1 mausezahn eth0 -q -c 40 -d 1msec -b "$hl_mac" \
+ip netns exec h1 mausezahn eth0 -q -c 20 -d 1msec -b "$hl_mac" \
 	-A "$H1_IP" -B "$HL_IP" -t udp "sp=1000-1063,dp=5000" &
 gen=$!
 sleep 1
@@ -181,8 +181,20 @@ wait_for 10 sx_lag_states_are "true true / true true"
 check_eq "switchx2: port 4 is back in LAG $lag, collecting and distributing" \
 	"$lag true true" "$(sx_asic_port 4 '.lag') $(sx_lag_state 4)"
 check_eq "switchx2: and in VLAN 10 with the bond" "1 1" "$(vid10_ports)"
-check "switchx2: h1 pings the partner in VLAN 10 again" \
-	sx_ping 1 203.0.113.3 5
+# What the path to the partner looks like, when a ping fails
+lag_diag() {
+	echo "h1: $(ip -n h1 -br addr show | tr '\n' ';') $(ip -n h1 neigh show | tr '\n' ';')"
+	echo "br0: $(bridge fdb show br br0 | grep -v permanent | tr '\n' ';')"
+	echo "vlans: $(bridge vlan show | tr '\n' ';')"
+	echo "asic fid 10: $(sx_asic_fdb '[.entries[] | select(.fid == 10)]' | tr -d ' \n')"
+	echo "lag: $(sx_lag_state 3) / $(sx_lag_state 4)"
+	echo "pbond: $(ip netns exec hl cat /proc/net/bonding/pbond | tr '\n' ';')"
+}
+if sx_ping 1 203.0.113.3 5; then
+	ok "switchx2: h1 pings the partner in VLAN 10 again"
+else
+	not_ok "switchx2: h1 pings the partner in VLAN 10 again" "$(lag_diag)"
+fi
 
 # The bond leaves VLAN 10: what the ASIC learned on the LAG in it goes
 # (the bridge deletes the bond's entries of the VLAN, the driver their

@@ -6,7 +6,7 @@
 # local_termination's "Unicast IPv4 to unknown MAC address" is this.
 . /tests/lib.sh
 
-FRAMES=20
+FRAMES=10
 UNKNOWN_MAC=02:00:00:00:68:99
 MACVLAN_MAC=02:00:00:00:68:01
 NEW_MAC=02:00:00:00:68:02
@@ -28,7 +28,7 @@ to_cpu() {
 	sx_ping 1 "$SX_PROBE_IP" "$FRAMES"
 	ip -n h1 route del "$SX_PROBE_IP/32" dev eth0
 	ip -n h1 neigh del "$SX_PROBE_IP" dev eth0
-	sleep 0.5
+	sleep 0.3
 	echo $(($(sx_cpu_hit "$swp1" RX) - before))
 }
 
