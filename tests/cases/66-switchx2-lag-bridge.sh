@@ -181,6 +181,10 @@ wait_for 10 sx_lag_states_are "true true / true true"
 check_eq "switchx2: port 4 is back in LAG $lag, collecting and distributing" \
 	"$lag true true" "$(sx_asic_port 4 '.lag') $(sx_lag_state 4)"
 check_eq "switchx2: and in VLAN 10 with the bond" "1 1" "$(vid10_ports)"
+# The bridge replays VLANs and FDB entries to a port that joins a bridged
+# bond, not the bond's STP state and flags: the port takes them from it.
+check_eq "switchx2: port 4 forwards in VLAN 10, as the bond does" forwarding \
+	"$(sx_asic_port 4 '.vlans[] | select(.first <= 10 and .last >= 10) | .stp')"
 # What the path to the partner looks like, when a ping fails
 lag_diag() {
 	echo "h1: $(ip -n h1 -br addr show | tr '\n' ';') $(ip -n h1 neigh show | tr '\n' ';')"
