@@ -347,8 +347,8 @@ typedef struct SX2FdbEntry {
     bool used;
     bool dynamic;
     uint8_t action;
-    uint16_t dest;              /* a local port (0: the CPU) or a LAG; */
-    bool mc;                    /* the MID of a multicast record */
+    uint16_t dest;              /* a local port (0: the CPU), a LAG, */
+    bool mc;                    /* or, for a multicast record, a MID */
     int64_t last_seen;          /* QEMU_CLOCK_VIRTUAL ns, dynamic only */
 } SX2FdbEntry;
 

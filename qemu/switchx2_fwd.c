@@ -396,12 +396,14 @@ static SX2Port *sx2_fwd_flood_lag(SwitchX2State *s, SX2Port *in,
 }
 
 /*
- * A copy to each port of @set but the ingress port, the CPU included
+ * A copy to each port of @ports but the ingress port, the CPU included
  * (trap FDB_MC), each LAG getting one.  Returns the copies sent.
  */
 static unsigned sx2_fwd_to_set(SwitchX2State *s, SX2Port *in,
-                               const SX2Frame *f, const SX2PortSet *set)
+                               const SX2Frame *f, const SX2PortSet *ports)
 {
+    /* A copy: transmitting may re-enter the model and change the table */
+    const SX2PortSet copy = *ports, *set = &copy;
     SX2FloodLags lags = { .done = 0 };
     unsigned port, n = 0;
 
@@ -439,7 +441,7 @@ static void sx2_fwd_flood(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
 {
     unsigned type = sx2_flood_type(s, f);
     const SX2FloodCfg *fc = &s->sfgc[type];
-    SX2PortSet set;
+    const SX2PortSet *set;
     unsigned index;
 
     if (!fc->valid) {
@@ -453,13 +455,12 @@ static void sx2_fwd_flood(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
         return;
     }
     index = fc->table_type == SX2_FT_TYPE_VID ? f->vid : 0;
-    /* A copy: transmitting may re-enter the model */
-    set = *sx2_flood_entry(s, fc->table_type, fc->flood_table, index);
+    set = sx2_flood_entry(s, fc->table_type, fc->flood_table, index);
     trace_switchx2_fwd_flood(in->local_port, f->fid, type,
                              fc->table_type == SX2_FT_TYPE_VID ? "VID"
                                                                : "single",
                              fc->flood_table, index);
-    if (!sx2_fwd_to_set(s, in, f, &set)) {
+    if (!sx2_fwd_to_set(s, in, f, set)) {
         sx2_fwd_drop(in, f, "empty flood set");
     }
 }
@@ -469,16 +470,13 @@ static void sx2_fwd_to_mid(SwitchX2State *s, SX2Port *in, const SX2Frame *f,
                            unsigned mid)
 {
     const SX2PortSet *ports = sx2_smid_entry(s, mid);
-    SX2PortSet set;
 
     if (!ports) {
         sx2_fwd_drop(in, f, "MID beyond the profile's max_mid");
         return;
     }
-    /* A copy: transmitting may re-enter the model */
-    set = *ports;
     trace_switchx2_fwd_mid(in->local_port, f->fid, mid);
-    if (!sx2_fwd_to_set(s, in, f, &set)) {
+    if (!sx2_fwd_to_set(s, in, f, ports)) {
         sx2_fwd_drop(in, f, "MID has no port but the ingress port");
     }
 }

@@ -58,12 +58,7 @@ SX2Port *sx2_reg_port(SwitchX2State *s, const char *reg, const uint8_t *pl,
                       "unsupported\n", reg);
         return NULL;
     }
-    if (lp < 1 || lp > s->num_ports) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: local port %u does "
-                      "not exist\n", reg, lp);
-        return NULL;
-    }
-    return &s->fp[lp];
+    return sx2_reg_fp(s, reg, lp);
 }
 
 /*
