@@ -105,6 +105,45 @@ static const uint8_t sx2_mac_mmrp[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x20 };
 static const uint8_t sx2_mac_mvrp[6] = { 0x01, 0x80, 0xc2, 0x00, 0x00, 0x21 };
 static const uint8_t sx2_mac_rpvst[6] = { 0x01, 0x00, 0x0c, 0xcc, 0xcc, 0xcd };
 
+/*
+ * The MLD trap of an IPv6 packet: ICMPv6 (RFC 2710, RFC 3810), directly
+ * after the IPv6 header or after a hop-by-hop options header (where MLD
+ * carries its router alert).  0 for any other packet.
+ */
+static uint16_t sx2_classify_mld(const uint8_t *buf, size_t len, size_t l3off)
+{
+    const uint8_t *ip = buf + l3off;
+    size_t l4off = l3off + 40;
+    uint8_t next;
+
+    if (l3off + 40 > len || (ip[0] >> 4) != 6) {
+        return 0;
+    }
+    next = ip[6];
+    if (next == SX2_IPPROTO_HOPOPTS) {
+        if (l4off + 2 > len) {
+            return 0;
+        }
+        next = buf[l4off];
+        l4off += (buf[l4off + 1] + 1) * 8;
+    }
+    if (next != SX2_IPPROTO_ICMPV6 || l4off + 1 > len) {
+        return 0;
+    }
+    switch (buf[l4off]) {
+    case 130:
+        return SX2_TRAP_MLD_QUERY;
+    case 131:
+        return SX2_TRAP_MLD_V1_REPORT;
+    case 132:
+        return SX2_TRAP_MLD_V1_DONE;
+    case 143:
+        return SX2_TRAP_MLD_V2_REPORT;
+    default:
+        return 0;
+    }
+}
+
 /* Trap ID of a control protocol frame, 0 for ordinary traffic */
 static uint16_t sx2_classify(const uint8_t *buf, size_t len, size_t l3off,
                              uint16_t ethertype)
@@ -163,6 +202,8 @@ static uint16_t sx2_classify(const uint8_t *buf, size_t len, size_t l3off,
         }
         return 0;
     }
+    case ETH_P_IPV6:
+        return sx2_classify_mld(buf, len, l3off);
     default:
         return 0;
     }
@@ -214,8 +255,8 @@ static bool sx2_fwd_tag(SX2Port *in, SX2Frame *f)
  * relay (IEEE 802.1Q): STP BPDUs (and Cisco RPVST), LACP (802.1AX,
  * beneath the aggregator), LLDP (802.1AB) and EAPOL (802.1X, the
  * uncontrolled port).  They reach the CPU whatever the port's STP state,
- * VLAN membership and acceptable frame types; MRP (MMRP, MVRP), DHCP
- * and IGMP are bridged traffic and meet those checks first.
+ * VLAN membership and acceptable frame types; MRP (MMRP, MVRP), DHCP,
+ * IGMP and MLD are bridged traffic and meet those checks first.
  */
 static bool sx2_trap_link_local(uint16_t trap)
 {

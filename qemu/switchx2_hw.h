@@ -424,6 +424,10 @@ enum {
     SX2_TRAP_IGMP_V2_REPORT     = 0x32,
     SX2_TRAP_IGMP_V2_LEAVE      = 0x33,
     SX2_TRAP_IGMP_V3_REPORT     = 0x34,
+    SX2_TRAP_MLD_QUERY          = 0x65,     /* MLDv1 and MLDv2 */
+    SX2_TRAP_MLD_V1_REPORT      = 0x66,
+    SX2_TRAP_MLD_V1_DONE        = 0x67,
+    SX2_TRAP_MLD_V2_REPORT      = 0x68,
     /* Event trap IDs (trap.h v5.10 mlxsw_event_trap_id) */
     SX2_TRAP_MTWE               = 0x0C,
     SX2_TRAP_PTP_ING_FIFO       = 0x2D,
@@ -435,6 +439,8 @@ enum {
 #define SX2_ETHERTYPE_EAPOL             0x888E
 #define SX2_ETHERTYPE_LLDP              0x88CC
 #define SX2_IPPROTO_IGMP                2
+#define SX2_IPPROTO_HOPOPTS             0
+#define SX2_IPPROTO_ICMPV6              58
 
 /*
  * Registers (accessed through EMAD or ACCESS_REG)

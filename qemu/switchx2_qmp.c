@@ -358,6 +358,14 @@ static const char *sx2_qmp_trap_name(unsigned trap_id)
         return "IGMP_V2_LEAVE";
     case SX2_TRAP_IGMP_V3_REPORT:
         return "IGMP_V3_REPORT";
+    case SX2_TRAP_MLD_QUERY:
+        return "MLD_QUERY";
+    case SX2_TRAP_MLD_V1_REPORT:
+        return "MLD_V1_REPORT";
+    case SX2_TRAP_MLD_V1_DONE:
+        return "MLD_V1_DONE";
+    case SX2_TRAP_MLD_V2_REPORT:
+        return "MLD_V2_REPORT";
     default:
         return NULL;
     }

@@ -1913,6 +1913,34 @@ def l2_main():
           (sorted(got), sorted(got2), sorted(got3)))
     sfd_write(q, 2, [(MAC_L, 1, 0)])
 
+    # MLD (ICMPv6 130/131/132/143, after a hop-by-hop header or not)
+    def icmp6(icmp_type, dst, hbh=True):
+        icmp = bytes([icmp_type]) + bytes(23)
+        ext = b'\x3a\x00\x05\x02\x00\x00\x01\x00' if hbh else b''
+        ip = b'\x60' + bytes(3) + struct.pack('>H', len(ext) + len(icmp)) + \
+            (b'\x00' if hbh else b'\x3a') + b'\x01' + bytes(16) + \
+            bytes.fromhex('ff02') + bytes(10) + dst[2:] + ext + icmp
+        return dst + MAC_L + b'\x86\xdd' + ip
+
+    sts = [hpkt_set(t, 1) for t in (0x65, 0x66, 0x67, 0x68)]
+    got = {}
+    rx = []
+    for icmp_type, dst, hbh in ((143, bytes.fromhex('333300000016'), True),
+                                (130, bytes.fromhex('333300000001'), True),
+                                (131, bytes.fromhex('3333000000aa'), False),
+                                (132, bytes.fromhex('333300000002'), True),
+                                (128, bytes.fromhex('333300000001'), True)):
+        got.update(inject(1, icmp6(icmp_type, dst, hbh)))
+        rx += [x[:2] for x in cpu_rx()]
+    check(sts == [0] * 4 and
+          rx == [(1, 0x68), (1, 0x65), (1, 0x66), (1, 0x67)] and got == {},
+          'MLD traps: v2 report 0x68, query 0x65, v1 report 0x66 (no '
+          'hop-by-hop header), done 0x67 reach the CPU alone; an ICMPv6 '
+          'echo is not trapped (%s, %s)' % (rx, sorted(got)))
+    for t in (0x65, 0x66, 0x67, 0x68):
+        hpkt_set(t, 0)
+    sfd_write(q, 2, [(MAC_L, 1, 0)])
+
     # Trap group policers: QPCR, HTGT pide/pid
     def qpcr(pid, cir=200, cbs=4, byts=0, units=0, g=2, rt=1, va=1, ca=0,
              clear=0, write=True):
