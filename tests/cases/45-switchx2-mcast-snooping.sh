@@ -100,6 +100,30 @@ expect "once $GROUP is deleted from p2, it reaches h4 (and the CPU)" \
 	"$GROUP" none none once once
 bridge link set dev "$swp4" mcast_router 1
 
+# A port of another device in the bridge: the bridge tells the driver
+# nothing of its groups, so the CPU gets every group to forward to it.
+ip netns add hv
+ip netns exec hv sh -c 'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6'
+ip link add sxv type veth peer name eth0 netns hv
+echo 1 >/proc/sys/net/ipv6/conf/sxv/disable_ipv6
+ip netns exec hv sh -c 'echo 1 >/proc/sys/net/ipv6/conf/eth0/disable_ipv6'
+ip link set sxv master br0
+ip link set sxv up
+ip -n hv link set eth0 up
+bridge mdb add dev br0 port "$swp2" grp "$GROUP" permanent
+bridge mdb add dev br0 port sxv grp "$GROUP" permanent
+v0=$(ip netns exec hv cat /sys/class/net/eth0/statistics/rx_packets)
+expect "with a veth in br0, $GROUP reaches h2 from the ASIC and the CPU for the veth" \
+	"$GROUP" once none none once
+v=$(($(ip netns exec hv cat /sys/class/net/eth0/statistics/rx_packets) - v0))
+check "switchx2: the veth member of $GROUP gets it from the bridge ($v of $FRAMES)" \
+	test "$v" -ge "$FRAMES"
+ip link del sxv
+ip netns del hv
+expect "the veth gone, $GROUP no longer reaches the CPU" \
+	"$GROUP" once none none none
+bridge mdb del dev br0 port "$swp2" grp "$GROUP"
+
 # The ASIC knows a group by its MAC address: two IP groups on one address
 # (or a group per source) are the bridge's to forward, through the CPU.
 bridge mdb add dev br0 port "$swp2" grp "$GROUP" permanent
