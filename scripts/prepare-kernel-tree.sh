@@ -12,14 +12,15 @@ BASE_TAG=baseline
 
 [ -f "$TARBALL" ] || die "$TARBALL missing: run scripts/install-deps.sh"
 
-# A digest of the series file and every patch it names, in order.
+# A digest of every patch the series names, by name and content, in
+# order: where the checkout lives does not count.
 series_digest() {
 	local p
 	{
 		echo "$KERNEL_SRC_VERSION"
 		while read -r p; do
 			[ -f "$TOP/patches/$p" ] || die "series names missing patch patches/$p"
-			sha256sum "$TOP/patches/$p"
+			echo "$p $(sha256sum <"$TOP/patches/$p" | cut -d' ' -f1)"
 		done < <(series_patches)
 	} | sha256sum | cut -d' ' -f1
 }
