@@ -25,8 +25,14 @@ import subprocess
 import sys
 from collections import OrderedDict, defaultdict
 
-SWITCHES = ["switchx2", "rocker", "bridge"]
-TITLE = {"switchx2": "SwitchX-2", "rocker": "rocker", "bridge": "Linux bridge"}
+SWITCHES = ["switchx2", "rocker", "bridge", "cable"]
+# The switches proper: the bare cable (two hosts on one QEMU hub) has no
+# FDB, no driver, no probe; it is the limit the others are measured to.
+BRIDGES = ["switchx2", "rocker", "bridge"]
+TITLE = {"switchx2": "SwitchX-2", "rocker": "rocker", "bridge": "Linux bridge",
+         "cable": "bare cable"}
+# Rows measured over the bare cable too: each switch as a percentage of it.
+LIMITED = {"tcp_throughput", "frame_rate"}
 
 # The table's rows: metric, parameter (None: every run=K sample), label.
 ROWS = [
@@ -34,6 +40,9 @@ ROWS = [
     ("tcp_throughput", "flows=2", "TCP h1->h2, 2 streams"),
     ("tcp_throughput", "flows=4", "TCP h1->h2, 4 streams"),
     ("tcp_throughput", "ports=4", "TCP h1->h2 + h3->h4 (4 ports)"),
+    ("tcp_retransmits", "flows=1", "TCP retransmitted, 1 stream"),
+    ("tcp_retransmits", "flows=2", "TCP retransmitted, 2 streams"),
+    ("tcp_retransmits", "flows=4", "TCP retransmitted, 4 streams"),
     ("frame_rate", "64B", "64-byte frames h1->h2, received"),
     ("frame_offered", "64B", "64-byte frames h1->h2, offered by h1"),
     ("frame_delivered", "64B", "64-byte frames delivered"),
@@ -165,15 +174,17 @@ def main():
     fig = Figures(os.path.join(logs, "raw.txt"))
     meta = open(os.path.join(logs, "meta.txt")).read().splitlines()
     tsv = ["measurement\tswitch\tparameter\tvalue\tunit\truns\tmin\tmax"]
-    out = ["make bench: SwitchX-2 model vs rocker vs Linux bridge"]
+    out = ["make bench: SwitchX-2 model vs rocker vs Linux bridge, "
+           "and the bare cable"]
     out += ["  " + m for m in meta]
     out.append("")
 
     # --- The side-by-side table -------------------------------------
-    w0, w = 50, 22
+    w0, w = 50, 20
     out.append(f"{'measurement':<{w0}}" +
-               "".join(f"{TITLE[s]:<{w}}" for s in SWITCHES).rstrip())
-    out.append("-" * (w0 + w * len(SWITCHES)))
+               "".join(f"{TITLE[s]:<{w}}" for s in SWITCHES) +
+               "limit % (SX2/rkr/br)")
+    out.append("-" * (w0 + w * (len(SWITCHES) + 1)))
     for metric, param, label in ROWS:
         unit = fig.units.get(metric, "")
         if metric not in fig.units:
@@ -181,9 +192,17 @@ def main():
         label = f"{label} ({unit})" if unit != "%" else f"{label} (%)"
         cells = []
         for sw in SWITCHES:
+            if sw == "cable" and metric not in LIMITED | {"tcp_retransmits"}:
+                cells.append("")
+                continue
             if param is not None:
                 v = fig.one(sw, metric, param)
-                cells.append(fmt(v) if v is not None else "n/a")
+                if v is None:
+                    cells.append("n/a")
+                elif unit == "segments":
+                    cells.append(f"{v:.0f}")
+                else:
+                    cells.append(fmt(v))
                 if v is not None:
                     tsv.append(f"{metric}\t{sw}\t{param}\t{v}\t{unit}\t1\t{v}\t{v}")
                 continue
@@ -197,6 +216,8 @@ def main():
                 cell += " *"
             cells.append(cell)
             tsv.append(f"{metric}\t{sw}\tmean of {n}\t{mean:.3f}\t{unit}\t{n}\t{lo}\t{hi}")
+        if metric in LIMITED and param is not None:
+            cells.append(limit_cell(fig, metric, param, tsv))
         out.append(f"{label:<{w0}}" + "".join(f"{c:<{w}}" for c in cells).rstrip())
     runs = {m: max((len(fig.runs(s, m)) for s in SWITCHES), default=0)
             for m, p, _ in ROWS if p is None}
@@ -205,6 +226,9 @@ def main():
                ", ".join(f"{m} {n}" for m, n in runs.items() if n) + ".")
     out.append("* the Linux bridge has nothing to offload: its figure is "
                "the `bridge -batch` itself, in software.")
+    out.append("limit %: each switch's figure as a percentage of the bare "
+               "cable's (the same two virtio hosts on one QEMU hub), "
+               "SwitchX-2 / rocker / Linux bridge.")
     twice = [TITLE[s] for s in SWITCHES
              if fig.one(s, "fdb_offloads_per_add", "-") == 2]
     if twice:
@@ -225,37 +249,37 @@ def main():
              "time per entry"),
             ("lookup_rate", "64-byte frame rate h1->h2 to entry N-1, "
              "with N entries in the FDB", "frames/s", "time per frame")):
-        sweeps = {sw: fig.sweep(sw, metric) for sw in SWITCHES}
+        sweeps = {sw: fig.sweep(sw, metric) for sw in BRIDGES}
         ns = sorted({n for pts in sweeps.values() for n, _ in pts})
         if not ns:
             continue
         out.append(f"{title}, {unit}")
-        out.append(f"{'N':>8}  " + "".join(f"{TITLE[s]:>16}" for s in SWITCHES))
+        out.append(f"{'N':>8}  " + "".join(f"{TITLE[s]:>16}" for s in BRIDGES))
         for n in ns:
             row = f"{n:>8}  "
-            for sw in SWITCHES:
+            for sw in BRIDGES:
                 v = dict(sweeps[sw]).get(n)
                 row += f"{fmt(v):>16}"
                 if v is not None:
                     tsv.append(f"{metric}\t{sw}\tn={n}\t{v}\t{unit}\t1\t{v}\t{v}")
             out.append(row)
         if metric == "lookup_rate":
-            for sw in SWITCHES:
+            for sw in BRIDGES:
                 short = [f"N={n}: {v:g}%" for n, v in fig.sweep(sw, "lookup_delivered")
                          if v < 99]
                 if short:
                     out.append(f"  {TITLE[sw]} delivered less than 99% of the "
                                "frames sent: " + ", ".join(short))
-        for sw in SWITCHES:
+        for sw in BRIDGES:
             pts = [(n, 1.0 / v) for n, v in sweeps[sw] if v > 0]
             if len(pts) >= 2:
                 grow.append(growth_line(f"{TITLE[sw]}, {per} vs N",
                                         pts, "N"))
         out.append("")
         write(os.path.join(logs, metric + ".dat"),
-              "# N " + " ".join(SWITCHES) + f"  ({unit})\n" +
+              "# N " + " ".join(BRIDGES) + f"  ({unit})\n" +
               "".join(f"{n} " + " ".join(
-                  fmt_dat(dict(sweeps[sw]).get(n)) for sw in SWITCHES) + "\n"
+                  fmt_dat(dict(sweeps[sw]).get(n)) for sw in BRIDGES) + "\n"
                   for n in ns))
     for sw in SWITCHES:
         flows = sorted((int(p.split("=")[1]), vals[-1])
@@ -324,6 +348,23 @@ def main():
     out.append("Plots: " + ", ".join(plots(logs, fig)) + f" in {logs}/")
     write(os.path.join(logs, "bench.txt"), "\n".join(out) + "\n")
     write(os.path.join(logs, "results.tsv"), "\n".join(tsv) + "\n")
+
+
+def limit_cell(fig, metric, param, tsv):
+    """The switches' figures as percentages of the bare cable's."""
+    cable = fig.one("cable", metric, param)
+    if not cable:
+        return "n/a"
+    cells = []
+    for sw in BRIDGES:
+        v = fig.one(sw, metric, param)
+        if v is None:
+            cells.append("-")
+            continue
+        pct = 100.0 * v / cable
+        cells.append(f"{pct:.0f}")
+        tsv.append(f"{metric}_limit\t{sw}\t{param}\t{pct:.1f}\t%\t1\t{pct}\t{pct}")
+    return " / ".join(cells)
 
 
 def fmt_dat(v):
@@ -422,7 +463,7 @@ def plots(logs, fig):
         if not os.path.exists(os.path.join(logs, metric + ".dat")):
             continue
         plot = ", ".join(f'"{metric}.dat" using 1:{i + 2} with linespoints lw 2 '
-                         f'pt 7 title "{TITLE[s]}"' for i, s in enumerate(SWITCHES))
+                         f'pt 7 title "{TITLE[s]}"' for i, s in enumerate(BRIDGES))
         gnuplot(logs, metric,
                 f'set title "{title}"\nset xlabel "N, entries in the FDB"\n'
                 f'set ylabel "{unit}"\nset logscale x 2\nset yrange [0:*]\n'

@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # make bench: the emulated SwitchX-2, QEMU's rocker and a Linux software
 # bridge over virtio-net, side by side in one TCG guest (no icount: these
-# are wall-clock figures; measure on an idle host). The guest side is
+# are wall-clock figures; measure on an idle host), and the limit of the
+# rig: the same two virtio hosts joined by a bare cable (one QEMU hub, no
+# switch). The guest side is
 # tests/bench/l2.sh; scripts/bench-report.py turns its figures into the
 # table, results.tsv and the plots.
 #
 # Measured, per switch:
 #   TCP throughput h1 -> h2 (iperf3) with 1, 2, 4 streams, and over 4
-#     ports (h1 -> h2 and h3 -> h4 at once)
-#   64-byte frame rate h1 -> h2 (mausezahn), counted at h2's NIC
+#     ports (h1 -> h2 and h3 -> h4 at once); the sender's retransmissions
+#     (also over the bare cable)
+#   64-byte frame rate h1 -> h2 (mausezahn), counted at h2's NIC (also
+#     over the bare cable)
 #   static FDB programming rate: BENCH_FDB_N entries from one
 #     `bridge -batch` until the bridge marks the last one offloaded
 #   probe to ports up: modprobe -> all netdevs -> cabled ports' carrier
@@ -100,6 +104,17 @@ sw_bridge_args() {
 	echo "$args"
 }
 
+# The bare cable: two virtio host NICs on one hub (MACs as
+# tests/bench/lib.sh expects them).
+cable_args() {
+	local i args=""
+	for i in 1 2; do
+		args+=" -netdev hubport,id=cbh$i,hubid=350"
+		args+=" -device virtio-net-pci,romfile=,netdev=cbh$i,mac=52:54:00:cc:02:0$i"
+	done
+	echo "$args"
+}
+
 guest_cmd() {
 	local k cmd="BRIDGE_PORTS=$BRIDGE_PORTS"
 	for k in "${KNOBS[@]}"; do
@@ -135,10 +150,10 @@ rm -f "$LOGS"/*.dat "$LOGS"/*.svg "$LOGS"/*.gp "$LOGS/bench.txt" "$LOGS/results.
 	done
 } >"$LOGS/meta.txt"
 
-step "benchmark guest: SwitchX-2, rocker, Linux bridge (log: $LOGS/bench.log)"
+step "benchmark guest: SwitchX-2, rocker, Linux bridge, bare cable (log: $LOGS/bench.log)"
 start=$SECONDS
 rc=0
-GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} QEMU_EXTRA="${QEMU_EXTRA:-} $(sw_bridge_args)" \
+GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800} QEMU_EXTRA="${QEMU_EXTRA:-} $(sw_bridge_args) $(cable_args)" \
 	bash "$TOP/scripts/run-guest.sh" cmd "$(guest_cmd)" 2>&1 | stamp_console || rc=$?
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$LOGS/meta.txt"
 echo "guest run: $((SECONDS - start)) s" >>"$LOGS/meta.txt"

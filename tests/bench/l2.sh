@@ -36,7 +36,10 @@ BENCH_PROBE_RUNS=${BENCH_PROBE_RUNS:-5}
 BENCH_SCALE_MAX=${BENCH_SCALE_MAX:-}
 BENCH_SCALE_OTHERS_MAX=${BENCH_SCALE_OTHERS_MAX:-8192}
 BENCHES=${BENCHES:-probe tcp frames learn fdb scale}
-SWITCHES="switchx2 rocker bridge"
+# TCP and small frames also over the bare cable; FDB figures for the
+# switches only.
+SWITCHES="switchx2 rocker bridge cable"
+BRIDGES="switchx2 rocker bridge"
 OFFLOADING="switchx2 rocker"
 
 for tool in iperf3 mausezahn bridge jq; do
@@ -84,6 +87,7 @@ bench_tcp() {
 			progress "tcp: $sw, h1 -> h2, $f stream(s), $BENCH_SECONDS s"
 			if tcp_mbps "$sw" "$f" 1; then
 				result "$sw" tcp_throughput "flows=$f" "$MBPS" Mbit/s
+				result "$sw" tcp_retransmits "flows=$f" "$RETR" segments
 			else
 				bench_error "$sw TCP throughput with $f stream(s): iperf3 failed"
 			fi
@@ -126,7 +130,7 @@ bench_learn() {
 
 bench_fdb() {
 	local sw run prefix=02:b0:00 last n
-	for sw in $SWITCHES; do
+	for sw in $BRIDGES; do
 		fdb_batch_file add "${PORT[$sw,2]}" 0 "$BENCH_FDB_N" $prefix /tmp/fdb-add
 		fdb_batch_file del "${PORT[$sw,2]}" 0 "$BENCH_FDB_N" $prefix /tmp/fdb-del
 		last=$(fdb_mac $prefix $((BENCH_FDB_N - 1)))
@@ -175,7 +179,7 @@ bench_scale() {
 	fi
 	result switchx2 fdb_size - "$size" entries
 	progress "scale: the SwitchX-2 FDB holds $used of $size entries; sweep up to $max"
-	for sw in $SWITCHES; do
+	for sw in $BRIDGES; do
 		top=$max
 		if [ "$sw" != switchx2 ] && [ "$BENCH_SCALE_OTHERS_MAX" -lt "$top" ]; then
 			top=$BENCH_SCALE_OTHERS_MAX
@@ -224,12 +228,13 @@ if selected probe; then
 	bench_probe
 fi
 
-progress "setting up the three bridges and their hosts"
+progress "setting up the three bridges, the cable and their hosts"
 for sw in $SWITCHES; do
 	if ! sw_setup "$sw"; then
 		bench_error "$sw: setting up the bridge and its hosts failed"
 		continue
 	fi
+	[ "$sw" = cable ] && continue
 	sw_vlan_check "$sw"
 	result "$sw" fdb_offloads_per_add - "$([ -n "${LAST_VLAN[$sw]}" ] && echo 2 || echo 1)" entries
 	progress "$sw: ${BR[$sw]} over ${NPORTS[$sw]} ports${LAST_VLAN[$sw]:+; a static entry is offloaded twice, without a VLAN and for VLAN 1}"

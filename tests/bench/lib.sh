@@ -63,12 +63,16 @@ per_s() {
 # Port K of each is cabled to a host NIC that tests/bench moves into a
 # namespace of its own: NS[sw,K], address IP[sw,K], MAC HMAC[sw,K]; the
 # switch's netdev for port K is PORT[sw,K].
+# cable:    no switch: two host NICs on one QEMU hub, the rig's limit
+#           (TCP and small frames only)
 BRIDGE_PORTS=${BRIDGE_PORTS:-4}
 SOFT_PORT_MAC_PREFIX=52:54:00:cc:00
 SOFT_HOST_MAC_PREFIX=52:54:00:cc:01
+CABLE_HOST_MAC_PREFIX=52:54:00:cc:02
 declare -A NS IP HMAC PORT NPORTS BR DRIVER LAST_VLAN
-BR=([switchx2]=br0 [rocker]=brr [bridge]=brs)
-NPORTS=([switchx2]=$SX_WIRED [rocker]=$ROCKER_PORTS [bridge]=$BRIDGE_PORTS)
+BR=([switchx2]=br0 [rocker]=brr [bridge]=brs [cable]="a hub")
+NPORTS=([switchx2]=$SX_WIRED [rocker]=$ROCKER_PORTS [bridge]=$BRIDGE_PORTS
+	[cable]=2)
 DRIVER=([switchx2]=$SX_DRIVER [rocker]=rocker)
 
 rocker_port() {
@@ -142,6 +146,16 @@ sw_setup() {
 			PORT[$sw,$k]=$(netdev_by_mac "$SOFT_PORT_MAC_PREFIX:0$k") || return 1
 		done
 		;;
+	cable)
+		for k in 1 2; do
+			NS[$sw,$k]=c$k
+			IP[$sw,$k]=203.0.113.$((128 + k))
+			HMAC[$sw,$k]=$CABLE_HOST_MAC_PREFIX:0$k
+			host_ns "${NS[$sw,$k]}" "${HMAC[$sw,$k]}" "${IP[$sw,$k]}/24" ||
+				return 1
+		done
+		return 0
+		;;
 	esac
 	for k in $(seq 1 "${NPORTS[$sw]}"); do
 		host_ns "${NS[$sw,$k]}" "${HMAC[$sw,$k]}" "${IP[$sw,$k]}/24" || return 1
@@ -193,12 +207,19 @@ iperf_mbps() {
 	awk '/receiver/ { r = $(NF - 2) } END { if (r == "") exit 1; print r }' "$1"
 }
 
+# iperf_retransmits FILE: the segments the sender retransmitted (its
+# [SUM] line with -P > 1: the last "sender" line)
+iperf_retransmits() {
+	awk '/sender/ { r = $(NF - 1) } END { if (r == "") exit 1; print r }' "$1"
+}
+
 # tcp_mbps SW STREAMS PAIRS: aggregate receiver throughput in Mbit/s of
 # PAIRS concurrent iperf3 runs, host 2i-1 -> host 2i, each with STREAMS
-# parallel TCP streams, BENCH_SECONDS long; into MBPS
+# parallel TCP streams, BENCH_SECONDS long; into MBPS, and the senders'
+# retransmitted segments into RETR
 tcp_mbps() {
 	local sw=$1 streams=$2 pairs=$3 i pids=() rc=0 r
-	MBPS=
+	MBPS='' RETR=
 	for i in $(seq 1 "$pairs"); do
 		ip netns exec "${NS[$sw,$((2 * i))]}" iperf3 -s -1 -D \
 			-I "/tmp/iperf-s.$i.pid" >/dev/null 2>&1 || return 1
@@ -211,6 +232,7 @@ tcp_mbps() {
 	done
 	wait "${pids[@]}" || rc=1
 	MBPS=0
+	RETR=0
 	for i in $(seq 1 "$pairs"); do
 		# A server whose client never came is still there.
 		kill "$(cat "/tmp/iperf-s.$i.pid" 2>/dev/null)" 2>/dev/null
@@ -219,6 +241,8 @@ tcp_mbps() {
 			return 1
 		}
 		MBPS=$(awk -v a="$MBPS" -v b="$r" 'BEGIN { printf "%.1f", a + b }')
+		r=$(iperf_retransmits "/tmp/iperf-c.$i") || r=0
+		RETR=$((RETR + r))
 	done
 	return $rc
 }
