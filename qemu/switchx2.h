@@ -217,6 +217,12 @@ typedef struct SX2Port {
     uint8_t local_port;
     NICConf conf;               /* netdev backend (portN property) */
     NICState *nic;
+    /*
+     * Egress buffer: while a frame waits in the peer's net queue, the
+     * frames after it wait here, in order (sx2_port_transmit).
+     */
+    GQueue tx_fifo;
+    bool tx_waiting;
 
     /* Configuration, reset by sx2_port_reset() */
     uint8_t swid;

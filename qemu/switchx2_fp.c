@@ -25,6 +25,16 @@
 /* Frames the device takes between two pauses (see sx2_rx_budget_spend) */
 #define SX2_RX_BUDGET       64
 
+/* Frames a port's egress buffer holds behind one its peer queued */
+#define SX2_TX_FIFO_MAX     256
+
+typedef struct SX2TxFrame {
+    size_t len;
+    uint8_t data[];
+} SX2TxFrame;
+
+static void sx2_port_tx_flush(SX2Port *p);
+
 SX2Port *sx2_port_get(SwitchX2State *s, uint32_t local_port)
 {
     if (local_port < 1 || local_port > s->num_ports) {
@@ -185,6 +195,9 @@ void sx2_port_update_oper(SX2Port *p)
     }
     p->oper_status = oper;
     trace_switchx2_link(p->local_port, oper == SX2_OPER_UP);
+    if (oper != SX2_OPER_UP) {
+        sx2_port_tx_flush(p);
+    }
     if (p->event_mode != SX2_EVENT_NONE) {
         sx2_port_send_pude(p);
     }
@@ -198,6 +211,7 @@ void sx2_port_reset(SX2Port *p)
     if (!s) {
         return;
     }
+    sx2_port_tx_flush(p);
     p->swid = 0;
     p->system_port = p->local_port;
     p->admin_status = SX2_ADMIN_DOWN;
@@ -290,6 +304,73 @@ static void sx2_count(SX2PortCounters *c, const uint8_t *buf, size_t len,
     }
 }
 
+static void sx2_port_tx_done(NetClientState *nc, ssize_t len);
+
+/*
+ * Put a frame on the wire.  A peer that cannot take it now queues it
+ * and calls sx2_port_tx_done() once it did; until then the port sends
+ * nothing else, or a later frame could overtake it (QEMU delivers a new
+ * frame at once when the peer has room, whatever its queue holds).
+ */
+static void sx2_port_wire_send(SX2Port *p, const uint8_t *buf, size_t len)
+{
+    trace_switchx2_tx(p->local_port, len);
+    sx2_count(&p->cnt, buf, len, false);
+    if (!qemu_send_packet_async(qemu_get_queue(p->nic), buf, len,
+                                sx2_port_tx_done)) {
+        p->tx_waiting = true;
+    }
+}
+
+/* Hold a frame in the egress buffer, or drop it there when it is full */
+static void sx2_port_tx_hold(SX2Port *p, const uint8_t *buf, size_t len)
+{
+    SX2TxFrame *f;
+
+    if (g_queue_get_length(&p->tx_fifo) >= SX2_TX_FIFO_MAX) {
+        trace_switchx2_tx_drop(p->local_port, len, "egress buffer full");
+        p->cnt.tx_discards++;
+        return;
+    }
+    f = g_malloc(sizeof(*f) + len);
+    f->len = len;
+    memcpy(f->data, buf, len);
+    g_queue_push_tail(&p->tx_fifo, f);
+}
+
+/* Empty the egress buffer, dropping what it holds (link down, reset) */
+static void sx2_port_tx_flush(SX2Port *p)
+{
+    SX2TxFrame *f;
+
+    while ((f = g_queue_pop_head(&p->tx_fifo))) {
+        trace_switchx2_tx_drop(p->local_port, f->len, "egress buffer flushed");
+        p->cnt.tx_discards++;
+        g_free(f);
+    }
+}
+
+/* The peer took the queued frame: send what waited behind it */
+static void sx2_port_tx_done(NetClientState *nc, ssize_t len)
+{
+    SX2Port *p = qemu_get_nic_opaque(nc);
+    SX2TxFrame *f;
+
+    p->tx_waiting = false;
+    if (p->s->unplugging) {
+        sx2_port_tx_flush(p);
+        return;
+    }
+    while (!p->tx_waiting && (f = g_queue_pop_head(&p->tx_fifo))) {
+        if (p->oper_status == SX2_OPER_UP) {
+            sx2_port_wire_send(p, f->data, f->len);
+        } else {
+            p->cnt.tx_discards++;
+        }
+        g_free(f);
+    }
+}
+
 static void sx2_port_transmit(SX2Port *p, const uint8_t *buf, size_t len)
 {
     uint8_t pad[SX2_MIN_FRAME];
@@ -317,9 +398,11 @@ static void sx2_port_transmit(SX2Port *p, const uint8_t *buf, size_t len)
         buf = pad;
         len = SX2_MIN_FRAME;
     }
-    trace_switchx2_tx(p->local_port, len);
-    sx2_count(&p->cnt, buf, len, false);
-    qemu_send_packet(qemu_get_queue(p->nic), buf, len);
+    if (p->tx_waiting) {
+        sx2_port_tx_hold(p, buf, len);
+        return;
+    }
+    sx2_port_wire_send(p, buf, len);
 }
 
 /*
@@ -489,6 +572,7 @@ bool sx2_fp_realize(SwitchX2State *s, Error **errp)
 
         p->s = s;
         p->local_port = i;
+        g_queue_init(&p->tx_fifo);
     }
     for (i = 1; i <= s->num_ports; i++) {
         SX2Port *p = &s->fp[i];
@@ -543,6 +627,8 @@ void sx2_fp_unrealize(SwitchX2State *s)
         /* Our frames still waiting in the peer's queue name us as sender */
         nc = qemu_get_queue(s->fp[i].nic);
         qemu_purge_queued_packets(nc);
+        sx2_port_tx_flush(&s->fp[i]);
+        s->fp[i].tx_waiting = false;
         /* This also completes the frames held for us (ingress budget) */
         qemu_del_nic(s->fp[i].nic);
         s->fp[i].nic = NULL;
