@@ -361,12 +361,9 @@ static void sx2_port_tx_done(NetClientState *nc, ssize_t len)
         sx2_port_tx_flush(p);
         return;
     }
+    /* Only a port that is up holds frames: link down flushes them */
     while (!p->tx_waiting && (f = g_queue_pop_head(&p->tx_fifo))) {
-        if (p->oper_status == SX2_OPER_UP) {
-            sx2_port_wire_send(p, f->data, f->len);
-        } else {
-            p->cnt.tx_discards++;
-        }
+        sx2_port_wire_send(p, f->data, f->len);
         g_free(f);
     }
 }
@@ -624,11 +621,13 @@ void sx2_fp_unrealize(SwitchX2State *s)
         if (!s->fp[i].nic) {
             continue;
         }
-        /* Our frames still waiting in the peer's queue name us as sender */
+        /*
+         * Our frames still waiting in the peer's queue name us as sender;
+         * purging one completes it, and sx2_port_tx_done() then empties
+         * the egress buffer behind it.
+         */
         nc = qemu_get_queue(s->fp[i].nic);
         qemu_purge_queued_packets(nc);
-        sx2_port_tx_flush(&s->fp[i]);
-        s->fp[i].tx_waiting = false;
         /* This also completes the frames held for us (ingress budget) */
         qemu_del_nic(s->fp[i].nic);
         s->fp[i].nic = NULL;
