@@ -21,6 +21,7 @@ offloaded_is() {
 
 fdb_batch add "$swp2" 0 $N $PREFIX >/tmp/fdb-add
 fdb_batch del "$swp2" 0 $N $PREFIX >/tmp/fdb-del
+emads0=$(sx_asic '.cpu."sent-emads"')
 t0=$(now_ms)
 check "switchx2: bridge -batch adds $N static entries on $swp2" bridge -batch /tmp/fdb-add
 if wait_for 120 offloaded_is $N; then
@@ -29,6 +30,15 @@ if wait_for 120 offloaded_is $N; then
 	echo "# static FDB programming: $N entries in $t ms, $((N * 1000 / (t > 0 ? t : 1))) entries/s"
 else
 	not_ok "switchx2: the bridge marks all $N entries offloaded" "$(offloaded) offloaded"
+fi
+# One SFD write carries up to 64 records: the entries need N / 64 EMADs,
+# the rest of the count is SFN polls and counter reads during the wait.
+emads=$(($(sx_asic '.cpu."sent-emads"') - emads0))
+if [ "$emads" -lt $((N / 4)) ]; then
+	ok "switchx2: $N entries took $emads EMADs (SFD records batched)"
+else
+	not_ok "switchx2: entries are written up to 64 per SFD" \
+		"$emads EMADs for $N entries"
 fi
 # asic_entries JQ_CONDITION: the ASIC's entries of ours that meet it (QMP)
 asic_entries() {
@@ -66,4 +76,26 @@ else
 fi
 check_eq "switchx2: QMP shows none of the entries left in the ASIC" \
 	0 "$(asic_entries true)"
+
+# Events of one batch reach the ASIC in order: an entry added and moved
+# to another port ends on that port, one added and removed is gone.
+moved=$PREFIX:10:00
+gone=$PREFIX:10:01
+swp3=$(sx_port 3)
+cat >/tmp/fdb-order <<EOT
+fdb add $moved dev $swp2 master static
+fdb add $gone dev $swp2 master static
+fdb replace $moved dev $swp3 master static
+fdb del $gone dev $swp2 master static
+EOT
+check "switchx2: one batch adds, moves and removes entries" bridge -batch /tmp/fdb-order
+order_settled() {
+	[ "$(asic_entries ".mac == \"$gone\"")" = 0 ] &&
+		[ "$(asic_entries ".mac == \"$moved\" and .port == 3")" = 1 ]
+}
+wait_for 20 order_settled
+check_eq "switchx2: the moved entry is on p3 in the ASIC" \
+	3 "$(sx_asic_fdb ".entries[] | select(.mac == \"$moved\") | .port")"
+check_eq "switchx2: the entry added and removed in one batch is not in the ASIC" \
+	0 "$(asic_entries ".mac == \"$gone\"")"
 sx_bridge_destroy br0
