@@ -76,7 +76,7 @@ selftests: initramfs-selftests qemu
 
 # Build outputs only; keeps the fetched sources and the unpacked trees.
 clean:
-	rm -rf build/kbuild build/kbuild-debug build/kbuild-5.10 build/qemu \
+	rm -rf build/linux/kbuild build/linux/kbuild-debug build/kbuild build/kbuild-debug build/kbuild-5.10 build/qemu \
 		build/initramfs*.cpio.gz* build/logs build/logs-debug build/logs-5.10 \
 		build/qemu-asan build/qemu-fuzz build/logs-asan
 

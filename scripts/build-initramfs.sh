@@ -7,7 +7,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 # KERNEL_OUT and INITRAMFS select another kernel build and archive.
-KBUILD=${KERNEL_OUT:-$BUILD/kbuild}
+KBUILD=${KERNEL_OUT:-$KBUILD_MAIN}
 OUT=${INITRAMFS:-$BUILD/initramfs.cpio.gz}
 ROOT=$OUT.root
 # iproute2, ethtool and iputils' ping (busybox's has no -M) replace

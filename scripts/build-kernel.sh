@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Configure and build the guest kernel out of tree in build/kbuild:
+# Configure and build the guest kernel out of tree in build/linux/kbuild:
 # tinyconfig + kconfig-fragments/*.config, olddefconfig, then verify that
 # every option the fragments ask for took its value.
 # KERNEL_TREE, KERNEL_OUT and KERNEL_EXTRA_FRAGMENTS (space-separated
@@ -8,7 +8,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 TREE=${KERNEL_TREE:-$BUILD/linux}
-KBUILD=${KERNEL_OUT:-$BUILD/kbuild}
+KBUILD=${KERNEL_OUT:-$KBUILD_MAIN}
 # shellcheck disable=SC2206 # a list of paths without spaces
 FRAGMENTS=("$TOP"/kconfig-fragments/*.config ${KERNEL_EXTRA_FRAGMENTS:-})
 

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Build qemu-system-x86_64 from Debian's QEMU source with the SwitchX-2
 # model from qemu/ hooked into hw/net/switchx2. Reconfigures only when the
-# hook or device set changes; ninja rebuilds only what qemu/ changed.
+# hook or device set changes, or the checkout moved (meson keeps absolute
+# paths); ninja rebuilds only what qemu/ changed. The compiler runs
+# through ccache, which keys objects by paths relative to build/: a moved
+# checkout's rebuild takes its objects from the cache.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -11,6 +14,12 @@ BIN=$OUT/qemu-system-x86_64
 MODEL_DIR=$SRC/hw/net/switchx2
 
 [ -d "$SRC" ] || die "no QEMU source in $SRC: run scripts/fetch-qemu.sh"
+
+# configure and ninja find cc and gcc in Debian's ccache directory first.
+if [ -d /usr/lib/ccache ]; then
+	PATH=/usr/lib/ccache:$PATH
+	export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=true
+fi
 
 # Insert LINE after the first line equal to ANCHOR in FILE, once.
 add_line_after() {
@@ -101,9 +110,11 @@ sync_model
 
 hook_sum=$(cat "$TOP/qemu/devices.mak" \
 	"$TOP/scripts/build-qemu.sh" | sha256sum | cut -d' ' -f1)
-if [ ! -f "$OUT/build.ninja" ] || [ "$(cat "$OUT/.hook-sum" 2>/dev/null)" != "$hook_sum" ]; then
+if [ ! -f "$OUT/build.ninja" ] || [ "$(cat "$OUT/.hook-sum" 2>/dev/null)" != "$hook_sum" ] ||
+	[ "$(cat "$OUT/.src-dir" 2>/dev/null)" != "$SRC" ]; then
 	configure_qemu
 	echo "$hook_sum" >"$OUT/.hook-sum"
+	echo "$SRC" >"$OUT/.src-dir"
 fi
 
 step "building QEMU (ninja)"

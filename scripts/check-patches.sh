@@ -26,7 +26,7 @@ OBJ=$BUILD/bisect-obj
 MLXSW=drivers/net/ethernet/mellanox/mlxsw
 
 [ -x "$TREE/scripts/checkpatch.pl" ] || die "no kernel tree: run scripts/prepare-kernel-tree.sh"
-[ -f "$BUILD/kbuild/.config" ] || die "no kernel config: run scripts/build-kernel.sh"
+[ -f "$KBUILD_MAIN/.config" ] || die "no kernel config: run scripts/build-kernel.sh"
 
 mapfile -t patches < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$TOP/series" | grep -v '^$')
 
@@ -75,7 +75,7 @@ for p in "${patches[@]}"; do
 	log=$OBJ/build-$(basename "$p" .patch).log
 	# The guest's configuration, as far as this patch's Kconfig knows it:
 	# the driver's option exists only from the patch that adds it on.
-	cp "$BUILD/kbuild/.config" "$OBJ/.config"
+	cp "$KBUILD_MAIN/.config" "$OBJ/.config"
 	make -C "$SCRATCH" O="$OBJ" -j"$(nproc)" olddefconfig modules_prepare >"$log" 2>&1 ||
 		die "modules_prepare failed after $p: see $log"
 	if make -C "$SCRATCH" O="$OBJ" -j"$(nproc)" W=1 M="$MLXSW" modules >>"$log" 2>&1 &&

@@ -2,13 +2,13 @@
 # The whole guest suite on a debug kernel (kconfig-fragments/debug/):
 # KASAN, kmemleak, lockdep, atomic-sleep, debugobjects, UBSAN and SLUB
 # debugging. The kernel, its modules and the initramfs are built apart
-# (build/kbuild-debug, build/initramfs-debug.cpio.gz); logs go to
+# (build/linux/kbuild-debug, build/initramfs-debug.cpio.gz); logs go to
 # build/logs-debug. The last test case scans for memory leaks, and the
 # verdict fails on any report the debug options print.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-export KERNEL_OUT=$BUILD/kbuild-debug
+export KERNEL_OUT=$BUILD/linux/kbuild-debug
 export KERNEL_EXTRA_FRAGMENTS=$TOP/kconfig-fragments/debug/debug.config
 export INITRAMFS=$BUILD/initramfs-debug.cpio.gz
 export LOGS=$BUILD/logs-debug

@@ -9,7 +9,7 @@ PKGS=(
 	python3 python3-venv meson ninja-build libglib2.0-dev libpixman-1-dev
 	libslirp-dev pkg-config zlib1g-dev libfdt-dev dpkg-dev python3-ply python3-git
 	busybox-static iproute2 ethtool iputils-ping kmod seabios iperf3 jq
-	netsniff-ng gnuplot-nox libteam-utils
+	netsniff-ng gnuplot-nox libteam-utils ccache
 )
 
 DEB_SRC_FILE=/etc/apt/sources.list.d/debian-src.sources

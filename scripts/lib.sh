@@ -3,6 +3,10 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
+# The guest kernel's build directory: a subdirectory of its tree, so that
+# kbuild names every source by a relative path (srctree "..") and a
+# checkout moved elsewhere finds its kernel built.
+KBUILD_MAIN=$BUILD/linux/kbuild
 # shellcheck source=scripts/versions.env
 . "$TOP/scripts/versions.env"
 

@@ -54,7 +54,9 @@ apply_series() {
 	local p n=0
 	git_tree am --abort >/dev/null 2>&1 || true
 	git_tree checkout -q -f -B main "$BASE_TAG"
-	git_tree clean -q -fdx -e /.baseline-version
+	# The build directories inside the tree stay: kbuild rebuilds
+	# what the series changed.
+	git_tree clean -q -fdx -e /.baseline-version -e '/kbuild*'
 	while read -r p; do
 		if ! git_tree am -q --keep-cr "$TOP/patches/$p" >"$BUILD/git-am.log" 2>&1; then
 			cat "$BUILD/git-am.log" >&2
@@ -73,7 +75,12 @@ if [ ! -d "$TREE/.git" ] || [ "$installed_version" != "$KERNEL_SRC_VERSION" ]; t
 	echo "$KERNEL_SRC_VERSION" >"$TREE/.baseline-version"
 	echo "/.baseline-version" >>"$TREE/.git/info/exclude"
 	echo "/.series-digest" >>"$TREE/.git/info/exclude"
+	echo "/kbuild*" >>"$TREE/.git/info/exclude"
 fi
+
+# Trees unpacked before the build directory moved into them
+grep -qxF "/kbuild*" "$TREE/.git/info/exclude" ||
+	echo "/kbuild*" >>"$TREE/.git/info/exclude"
 
 if [ "$(cat "$TREE/.series-digest" 2>/dev/null || true)" = "$want" ]; then
 	echo "kernel tree: series unchanged, reusing $TREE"

@@ -19,7 +19,7 @@ set -euo pipefail
 MODE=${1:-shell}
 CMD=${2:-}
 QEMU=${QEMU:-$BUILD/qemu/qemu-system-x86_64}
-KERNEL=${KERNEL_OUT:-$BUILD/kbuild}/arch/x86/boot/bzImage
+KERNEL=${KERNEL_OUT:-$KBUILD_MAIN}/arch/x86/boot/bzImage
 INITRAMFS=${INITRAMFS:-$BUILD/initramfs.cpio.gz}
 LOGS=${LOGS:-$BUILD/logs}
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800}

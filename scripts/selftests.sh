@@ -95,7 +95,7 @@ run_switch() {
 # of kconfig-fragments/selftests.config as the fragment asks (the kernel
 # build checks this too; this catches a kernel built without the fragment).
 verify_kernel_config() {
-	local cfg=${KERNEL_OUT:-$BUILD/kbuild}/.config bad
+	local cfg=${KERNEL_OUT:-$KBUILD_MAIN}/.config bad
 	[ -f "$cfg" ] || die "$cfg missing: run 'make kernel'"
 	bad=$(kconfig_mismatches "$cfg" "$TOP/kconfig-fragments/selftests.config")
 	if [ -n "$bad" ]; then
