@@ -14,10 +14,13 @@ export LOGS
 # What must never appear in the kernel log of a good run.
 BAD_KERNEL_LOG='Oops|Kernel panic|BUG:|WARNING:|KASAN|UBSAN|general protection fault|Call Trace|RIP:'
 
-# GUEST_SHARDS=N splits the guest cases over N guests that run at once
-# (each in LOGS/guestK), for hosts with a core per guest; 1 (default):
-# one guest, logs in LOGS itself.
-GUEST_SHARDS=${GUEST_SHARDS:-1}
+# GUEST_SHARDS=N splits the guest cases over N guests that run at once,
+# each in LOGS/guestK; 1: one guest, logs in LOGS itself. The default is
+# 2 where there are 2 cores or more: each TCG guest keeps about one busy.
+if [ -z "${GUEST_SHARDS:-}" ]; then
+	GUEST_SHARDS=1
+	[ "$(nproc)" -lt 2 ] || GUEST_SHARDS=2
+fi
 [[ "$GUEST_SHARDS" =~ ^[1-9][0-9]*$ ]] || die "GUEST_SHARDS must be a positive number"
 
 # shard_filters N: N GUEST_TEST_FILTER regexps, one per line, that deal

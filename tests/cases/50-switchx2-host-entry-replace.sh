@@ -32,13 +32,20 @@ probe_reaches_h2() {
 	fi
 }
 
+# asic_traps_mac: the ASIC's FDB sends MAC to the CPU (QMP): a host
+# entry carries no offload flag to wait for.
+asic_traps_mac() {
+	[ "$(sx_asic_fdb "[.entries[] | select(.mac == \"$MAC\" and .action == \"trap\")] | length")" -gt 0 ]
+}
+
 bridge fdb add "$MAC" dev br0 self local
+wait_for 5 asic_traps_mac
 probe_reaches_none "switchx2: unicast to a local address goes to the CPU only"
 bridge fdb replace "$MAC" dev "$swp2" master static
 wait_for 5 sx_br_offloaded br0 "$MAC" "$swp2"
 probe_reaches_h2 "switchx2: replaced by a static entry on $swp2, it goes to h2"
 bridge fdb replace "$MAC" dev br0 self local
-sleep 1
+wait_for 5 asic_traps_mac
 probe_reaches_none "switchx2: replaced back by a local entry, it goes to the CPU only"
 bridge fdb replace "$MAC" dev "$swp2" master static
 wait_for 5 sx_br_offloaded br0 "$MAC" "$swp2"
