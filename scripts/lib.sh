@@ -4,8 +4,10 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 # The guest kernel's build directory: a subdirectory of its tree, so that
-# kbuild names every source by a relative path (srctree "..") and a
-# checkout moved elsewhere finds its kernel built.
+# kbuild names every source by a relative path (srctree ".."). objtool,
+# built by tools/ with absolute paths, is rebuilt when the checkout
+# moves, and every object after it: a moved checkout still rebuilds its
+# kernel.
 KBUILD_MAIN=$BUILD/linux/kbuild
 # shellcheck source=scripts/versions.env
 . "$TOP/scripts/versions.env"
