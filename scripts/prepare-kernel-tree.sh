@@ -75,10 +75,9 @@ if [ ! -d "$TREE/.git" ] || [ "$installed_version" != "$KERNEL_SRC_VERSION" ]; t
 	echo "$KERNEL_SRC_VERSION" >"$TREE/.baseline-version"
 	echo "/.baseline-version" >>"$TREE/.git/info/exclude"
 	echo "/.series-digest" >>"$TREE/.git/info/exclude"
-	echo "/kbuild*" >>"$TREE/.git/info/exclude"
 fi
 
-# Trees unpacked before the build directory moved into them
+# The build directories inside the tree (older trees lack the line)
 grep -qxF "/kbuild*" "$TREE/.git/info/exclude" ||
 	echo "/kbuild*" >>"$TREE/.git/info/exclude"
 
