@@ -371,25 +371,38 @@ sx_stats_settle() {
 # An address no host owns, on the hosts' shared subnet.
 SX_PROBE_IP=198.51.100.250
 
+# host_count_to N MAC: start counting the frames host hN receives for
+# MAC (a flower filter on eth0's ingress; tagged frames count too).
+host_count_to() {
+	tc -n "h$1" qdisc replace dev eth0 clsact &&
+		tc -n "h$1" filter add dev eth0 ingress pref 1 protocol all \
+			flower dst_mac "$2" action pass
+}
+
+# host_counted N: the frames counted since host_count_to; stops counting
+host_counted() {
+	tc -n "h$1" -s -j filter show dev eth0 ingress |
+		jq '[.[].options.actions[0].stats.packets // empty] | add // 0'
+	tc -n "h$1" qdisc del dev eth0 clsact
+}
+
 # sx_probe FROM MAC COUNT: send COUNT unicast frames from host hFROM to
-# MAC and print how many frames each of hosts 1..SX_WIRED received
-# meanwhile ("d1 d2 d3 d4"). Which hosts got them tells what the ASIC's
-# FDB says about MAC: one port (an entry), or all of the flood domain
-# (no entry). MAC must be no host's own address, or replies would count.
+# MAC and print how many frames for MAC each of hosts 1..SX_WIRED
+# received meanwhile ("d1 d2 d3 d4"). Which hosts got them tells what the
+# ASIC's FDB says about MAC: one port (an entry), or all of the flood
+# domain (no entry). Only frames to MAC count: a host's ARP or the
+# bridge's own multicast in the same second is not the probe.
 sx_probe() {
 	ip -n "h$1" neigh replace "$SX_PROBE_IP" lladdr "$2" dev eth0
-	before=""
 	for n in $(seq 1 "$SX_WIRED"); do
-		before="$before $(host_stat "$n" rx_packets)"
+		host_count_to "$n" "$2" || return 1
 	done
 	sx_ping "$1" "$SX_PROBE_IP" "$3"
 	sleep 0.5
 	ip -n "h$1" neigh del "$SX_PROBE_IP" dev eth0
-	n=1
 	out=""
-	for b in $before; do
-		out="$out $(($(host_stat "$n" rx_packets) - b))"
-		n=$((n + 1))
+	for n in $(seq 1 "$SX_WIRED"); do
+		out="$out $(host_counted "$n")"
 	done
 	echo $out
 }
