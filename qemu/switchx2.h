@@ -413,6 +413,54 @@ typedef struct SX2Analyzer {
     uint64_t mirrored;          /* copies sent */
 } SX2Analyzer;
 
+/*
+ * Router, switchx2_router.c.  No source gives SwitchX-2's router sizes:
+ * these are assumed (docs/switchx2-conformance.md, RGCR and RITR).
+ */
+#define SX2_MAX_RIFS                    256
+#define SX2_MAX_VRS                     16
+#define SX2_RIF_COUNTER_SETS            (2 * SX2_MAX_RIFS)
+
+/* RICNT's counters, in register order */
+enum {
+    SX2_RIF_GOOD_UC_PKTS,
+    SX2_RIF_GOOD_MC_PKTS,
+    SX2_RIF_GOOD_BC_PKTS,
+    SX2_RIF_GOOD_UC_BYTES,
+    SX2_RIF_GOOD_MC_BYTES,
+    SX2_RIF_GOOD_BC_BYTES,
+    SX2_RIF_ERROR_PKTS,
+    SX2_RIF_DISCARD_PKTS,
+    SX2_RIF_ERROR_BYTES,
+    SX2_RIF_DISCARD_BYTES,
+    SX2_RIF_COUNTERS
+};
+
+enum { SX2_RIF_INGRESS, SX2_RIF_EGRESS };
+
+typedef struct SX2Rif {
+    bool valid;
+    uint8_t type;               /* SX2_RITR_TYPE_VLAN or _SUB_PORT */
+    bool ipv4;
+    bool ipv6;
+    uint16_t vr;
+    uint16_t mtu;
+    uint8_t mac[6];
+    uint16_t vid;
+    bool sp_lag;                /* sub-port: sp_port is a LAG ID */
+    uint16_t sp_port;           /* sub-port: system port or LAG ID */
+    bool counted[2];            /* by SX2_RIF_INGRESS / _EGRESS */
+    uint32_t counter[2];
+} SX2Rif;
+
+typedef struct SX2Router {
+    bool ipv4_en;
+    bool ipv6_en;
+    uint16_t max_rifs;          /* RGCR: RIFs 0..max_rifs-1 exist */
+    SX2Rif rif[SX2_MAX_RIFS];
+    uint64_t counters[SX2_RIF_COUNTER_SETS][SX2_RIF_COUNTERS];
+} SX2Router;
+
 /* LAG hash of the packets entering one port (SLCR) */
 typedef struct SX2LagHash {
     uint8_t type;
@@ -484,6 +532,8 @@ struct SwitchX2State {
     uint32_t lag_seed;
     /* Port mirroring, switchx2_span.c */
     SX2Analyzer analyzer[SX2_SPAN_ANALYZERS];
+    /* Router, switchx2_router.c */
+    SX2Router router;
 
     /* Filtering database, switchx2_fdb.c */
     SX2FdbEntry *fdb;           /* [fdb_size] */
@@ -612,12 +662,21 @@ double sx2_policer_rate(const SX2Policer *p);
 double sx2_policer_burst(const SX2Policer *p);
 uint8_t sx2_reg_qpcr(SwitchX2State *s, uint8_t *pl, bool write);
 
-/* switchx2_lag.c */
+/* switchx2_span.c */
 void sx2_span_reset(SwitchX2State *s);
 uint8_t sx2_reg_mpat(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_mpar(SwitchX2State *s, uint8_t *pl, bool write);
 void sx2_span_mirror(SwitchX2State *s, const SX2Port *p, unsigned dir,
                      const uint8_t *buf, size_t len);
+
+/* switchx2_router.c */
+bool sx2_router_attached(const SwitchX2State *s);
+void sx2_router_reset(SwitchX2State *s);
+uint8_t sx2_reg_rgcr(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_ritr(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_ricnt(SwitchX2State *s, uint8_t *pl, bool write);
+
+/* switchx2_lag.c */
 void sx2_lag_reset(SwitchX2State *s);
 uint8_t sx2_reg_sldr(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_slcr(SwitchX2State *s, uint8_t *pl, bool write);

@@ -319,12 +319,8 @@ static uint8_t sx2_cmd_config_profile(SwitchX2State *s, SX2CmdCtx *c)
         if (smask & 1) {
             uint32_t type = sx2_fget(c->in, SX2_CP_SWID_TYPE(i));
 
-            if (type == SX2_SWID_TYPE_ROUTER_PORT) {
-                qemu_log_mask(LOG_UNIMP, "switchx2: CONFIG_PROFILE: swid %u "
-                              "type 8 (router port): not implemented\n", i);
-                return SX2_CMD_STATUS_BAD_PARAM;
-            }
-            if (type > SX2_SWID_TYPE_ETH) {
+            if (type > SX2_SWID_TYPE_ETH &&
+                type != SX2_SWID_TYPE_ROUTER_PORT) {
                 qemu_log_mask(LOG_GUEST_ERROR,
                               "switchx2: CONFIG_PROFILE swid %u type %u\n",
                               i, type);
@@ -345,6 +341,8 @@ static uint8_t sx2_cmd_config_profile(SwitchX2State *s, SX2CmdCtx *c)
         p.max_vid_flood_tables != s->profile.max_vid_flood_tables ||
         memcmp(p.swid_type, s->profile.swid_type, sizeof(p.swid_type))) {
         sx2_flood_reset(s);
+        /* The router hangs off a partition: it may be gone */
+        sx2_router_reset(s);
         trace_switchx2_profile_flood(p.max_flood_tables,
                                      p.max_vid_flood_tables,
                                      sx2_profile_swids(&p));

@@ -1044,4 +1044,66 @@ enum {
 #define SX2_REG_MGPIR_NUM_OF_SLOTS      0x04, 8, 8
 #define SX2_REG_MGPIR_NUM_OF_MODULES    0x04, 0, 8
 
+/*
+ * Router (v6.1 layouts; the SwitchX-2 notes of reg.h decide what the
+ * model accepts, see switchx2_router.c).  RGCR - router configuration;
+ * RITR - router interfaces; RICNT - router interface counters.
+ */
+#define SX2_REG_RGCR_ID                 0x8001
+#define SX2_REG_RGCR_LEN                0x28
+#define SX2_REG_RGCR_IPV4_EN            0x00, 31, 1
+#define SX2_REG_RGCR_IPV6_EN            0x00, 30, 1
+#define SX2_REG_RGCR_MAX_RIFS           0x10, 0, 16
+#define SX2_REG_RGCR_USP                0x18, 20, 1
+#define SX2_REG_RGCR_PCP_RW             0x18, 16, 2
+#define SX2_REG_RGCR_ACTIVITY_DIS       0x20, 0, 8
+
+#define SX2_REG_RITR_ID                 0x8002
+#define SX2_REG_RITR_LEN                0x40
+#define SX2_REG_RITR_ENABLE             0x00, 31, 1
+#define SX2_REG_RITR_IPV4               0x00, 29, 1
+#define SX2_REG_RITR_IPV6               0x00, 28, 1
+#define SX2_REG_RITR_IPV4_MC            0x00, 27, 1
+#define SX2_REG_RITR_IPV6_MC            0x00, 26, 1
+#define SX2_REG_RITR_TYPE               0x00, 23, 3
+#define SX2_REG_RITR_OP                 0x00, 20, 2
+#define SX2_REG_RITR_RIF                0x00, 0, 16
+#define SX2_REG_RITR_IPV4_FE            0x04, 29, 1
+#define SX2_REG_RITR_IPV6_FE            0x04, 28, 1
+#define SX2_REG_RITR_IPV4_MC_FE         0x04, 27, 1
+#define SX2_REG_RITR_IPV6_MC_FE         0x04, 26, 1
+#define SX2_REG_RITR_LB_EN              0x04, 24, 1
+#define SX2_REG_RITR_VR                 0x04, 0, 16
+#define SX2_REG_RITR_IF_SWID            0x08, 24, 8
+#define SX2_REG_RITR_IF_MAC_PROFILE     0x10, 16, 4
+#define SX2_REG_RITR_IF_MAC             0x12    /* 6 bytes */
+#define SX2_REG_RITR_IF_VRRP_IPV6       0x1C, 8, 8
+#define SX2_REG_RITR_IF_VRRP_IPV4       0x1C, 0, 8
+#define SX2_REG_RITR_VLAN_VID           0x08, 0, 12
+#define SX2_REG_RITR_VLAN_EFID          0x0C, 0, 16
+#define SX2_REG_RITR_SP_LAG             0x08, 24, 1
+#define SX2_REG_RITR_SP_SYSTEM_PORT     0x08, 0, 16
+#define SX2_REG_RITR_SP_EFID            0x0C, 0, 16
+#define SX2_REG_RITR_SP_VID             0x18, 0, 12
+#define SX2_REG_RITR_MTU                0x34, 0, 16
+#define SX2_REG_RITR_IN_CNT_TYPE        0x38, 24, 8
+#define SX2_REG_RITR_IN_CNT_INDEX       0x38, 0, 24
+#define SX2_REG_RITR_EG_CNT_TYPE        0x3C, 24, 8
+#define SX2_REG_RITR_EG_CNT_INDEX       0x3C, 0, 24
+#define SX2_RITR_TYPE_VLAN              0
+#define SX2_RITR_TYPE_FID               1
+#define SX2_RITR_TYPE_SUB_PORT          2
+#define SX2_RITR_TYPE_LOOPBACK          3
+#define SX2_RIF_CNT_NONE                0x00
+#define SX2_RIF_CNT_BASIC               0x09
+
+#define SX2_REG_RICNT_ID                0x800B
+#define SX2_REG_RICNT_LEN               0x100
+#define SX2_REG_RICNT_OP                0x00, 28, 4
+#define SX2_REG_RICNT_CNT_TYPE          0x04, 24, 8
+#define SX2_REG_RICNT_CNT_INDEX         0x04, 0, 24
+#define SX2_REG_RICNT_COUNTERS          0x08    /* 10 x 64 bits */
+#define SX2_RICNT_OP_NOP                0x0
+#define SX2_RICNT_OP_CLEAR              0x8
+
 #endif /* HW_NET_SWITCHX2_HW_H */

@@ -1126,6 +1126,9 @@ static const SX2RegInfo sx2_regs[] = {
     { SX2_REG_MPAR_ID,  SX2_REG_MPAR_LEN,  "MPAR",  sx2_reg_mpar },
     { SX2_REG_MRSR_ID,  SX2_REG_MRSR_LEN,  "MRSR",  sx2_reg_mrsr },
     { SX2_REG_MGPIR_ID, SX2_REG_MGPIR_LEN, "MGPIR", sx2_reg_mgpir },
+    { SX2_REG_RGCR_ID,  SX2_REG_RGCR_LEN,  "RGCR",  sx2_reg_rgcr },
+    { SX2_REG_RITR_ID,  SX2_REG_RITR_LEN,  "RITR",  sx2_reg_ritr },
+    { SX2_REG_RICNT_ID, SX2_REG_RICNT_LEN, "RICNT", sx2_reg_ricnt },
 };
 
 const SX2RegInfo *sx2_reg_find(uint16_t id)
@@ -1183,5 +1186,6 @@ void sx2_reg_reset(SwitchX2State *s)
     }
     sx2_lag_reset(s);
     sx2_span_reset(s);
+    sx2_router_reset(s);
     sx2_fdb_reset(s);
 }

@@ -214,6 +214,7 @@ static const uint16_t known_regs[] = {
     0x500a, 0x500d, 0x7002, 0x7003, 0x9020, 0x9023, 0x9100,
     /* appended: older corpus selectors keep their register */
     0x2007, 0x4004, 0x2014, 0x2015, 0x2016, 0x901a, 0x901b,
+    0x8001, 0x8002, 0x800b,
 };
 
 /* What the driver side knows about the device, copied into each child */

@@ -3254,6 +3254,137 @@ def ppcnt_main():
     q.quit()
 
 
+RMAC = bytes.fromhex('0200000a0fff')
+
+
+def rgcr(q, v4=1, v6=1, max_rifs=16, usp=0, pcp_rw=0, activity_dis=0):
+    return lag_reg(q, 0x8001, 0x28, [(0, 31, 1, v4), (0, 30, 1, v6),
+                                     (0x10, 0, 16, max_rifs),
+                                     (0x18, 20, 1, usp),
+                                     (0x18, 16, 2, pcp_rw),
+                                     (0x20, 0, 8, activity_dis)])
+
+
+def ritr_pl(rif, enable=1, rtype=0, vid=10, mac=RMAC, mtu=1500, vr=0,
+            port=None, lag=0, extra=()):
+    """RITR as a driver for SwitchX-2 writes it: a VLAN RIF, or a
+    sub-port one on system port (or LAG) @port."""
+    p = bytearray(0x40)
+    if port is not None:
+        rtype = 2
+    for off, shift, bits, v in [(0, 31, 1, enable), (0, 29, 1, 1),
+                                (0, 28, 1, 1), (0, 23, 3, rtype),
+                                (0, 0, 16, rif), (4, 0, 16, vr),
+                                (0x34, 0, 16, mtu)] + list(extra):
+        fset(p, off, shift, bits, v)
+    if port is None:
+        fset(p, 8, 0, 12, vid)
+    else:
+        fset(p, 8, 24, 1, lag)
+        fset(p, 8, 0, 16, port)
+        fset(p, 0x18, 0, 12, vid)
+    p[0x12:0x18] = mac
+    return p
+
+
+def ritr(q, rif, **kw):
+    return reg_cmd(q, 0x8002, ritr_pl(rif, **kw), True)[1]
+
+
+def ritr_query(q, rif):
+    return reg_cmd(q, 0x8002, ritr_pl(rif, enable=0, vid=0, mac=bytes(6),
+                                      mtu=0), False)[2]
+
+
+def ricnt(q, index, op=0, set_type=9, write=False):
+    p = bytearray(0x100)
+    fset(p, 0, 28, 4, op)
+    fset(p, 4, 24, 8, set_type)
+    fset(p, 4, 0, 24, index)
+    _, est, out = reg_cmd(q, 0x800B, p, write)
+    return est, [struct.unpack_from('>Q', out, 8 + 8 * i)[0]
+                 for i in range(10)]
+
+
+# The router's registers: RGCR, RITR and RICNT as SwitchX-2 allows them
+def router_main():
+    q, _ = qtest_wired()
+    dev_setup(q, find_dev(q), BAR)
+    sts = learn_setup(q)
+    no_router = [rgcr(q), ritr(q, 0)]
+    sts.append(exec_cmd(q, 0x100, opmod=1,
+                        in_mbox=profile_mbox(1, 1, swids=((0, 2), (1, 8))))[0])
+    check(sts == [0] * len(sts) and no_router == [7, 7],
+          'router: without a router port partition in the profile, RGCR '
+          'and RITR -> bad parameter; CONFIG_PROFILE takes swid 1 of type 8 '
+          '(router port) (%s)' % no_router)
+    bad = [rgcr(q, usp=1), rgcr(q, pcp_rw=2), rgcr(q, activity_dis=1),
+           rgcr(q, max_rifs=257)]
+    st = rgcr(q)
+    _, est, out = reg_cmd(q, 0x8001, bytearray(0x28), False)
+    check(bad == [7] * 4 and st == 0 and est == 0 and
+          (fget(out, 0, 31, 1), fget(out, 0, 30, 1),
+           fget(out, 0x10, 0, 16)) == (1, 1, 16),
+          'router: RGCR usp, pcp_rw, activity_dis (not supported by '
+          'SwitchX-2) and 257 interfaces -> bad parameter; IPv4 + IPv6 with '
+          '16 interfaces read back (%s)' % bad)
+    st = ritr(q, 0, vid=10)
+    out = ritr_query(q, 0)
+    back = (fget(out, 0, 31, 1), fget(out, 0, 23, 3), fget(out, 8, 0, 12),
+            bytes(out[0x12:0x18]), fget(out, 0x34, 0, 16))
+    check(st == 0 and back == (1, 0, 10, RMAC, 1500),
+          'router: RITR VLAN RIF 0 on VID 10 with its MAC and MTU 1500, read '
+          'back (%s)' % (back,))
+    bad = [ritr(q, 16), ritr(q, 1, vid=11, extra=[(0, 20, 2, 1)]),
+           ritr(q, 1, vid=11, extra=[(4, 29, 1, 1)]),
+           ritr(q, 1, vid=11, extra=[(4, 28, 1, 1)]),
+           ritr(q, 1, vid=11, extra=[(0, 27, 1, 1)]),
+           ritr(q, 1, vid=11, extra=[(4, 24, 1, 1)]),
+           ritr(q, 1, vid=11, rtype=1), ritr(q, 1, vid=11, rtype=3),
+           ritr(q, 1, vid=11, extra=[(0xC, 0, 16, 5)]),
+           ritr(q, 1, vid=11, extra=[(0x10, 16, 4, 1)]),
+           ritr(q, 1, vid=11, vr=16), ritr(q, 1, vid=11, mtu=0),
+           ritr(q, 1, vid=11, mac=bytes.fromhex('01005e000001')),
+           ritr(q, 1, vid=4095), ritr(q, 1, vid=10),
+           ritr(q, 1, vid=10, port=9),
+           ritr(q, 1, vid=10, port=64, lag=1),
+           ritr(q, 1, vid=11, extra=[(0x38, 24, 8, 9),
+                                     (0x38, 0, 24, 512)])]
+    check(bad == [7] * len(bad),
+          'router: RITR -> bad parameter for RIF 16 of 16, op 1 (reserved '
+          'for SwitchX-2), ipv4_fe/ipv6_fe (not supported), multicast '
+          'routing, the loopback filter, FID and loopback interfaces, an '
+          'egress FID, a MAC profile, virtual router 16, MTU 0, a multicast '
+          'MAC, VID 4095, a second RIF on VID 10, a sub-port on no port or '
+          'on LAG 64, counter set 512 (%s)' % bad)
+    sts = [ritr(q, 2, vid=10, port=1),
+           ritr(q, 0, vid=10, mtu=9000, extra=[(0x38, 24, 8, 9),
+                                               (0x38, 0, 24, 3)])]
+    moved = ritr(q, 0, vid=20)
+    out = ritr_query(q, 0)
+    cnt = ricnt(q, 3)
+    bad_cnt = [ricnt(q, 3, set_type=0)[0], ricnt(q, 512)[0],
+               ricnt(q, 3, op=1)[0]]
+    check(sts == [0, 0] and moved == 7 and
+          (fget(out, 0x34, 0, 16), fget(out, 0x38, 24, 8),
+           fget(out, 0x38, 0, 24)) == (9000, 9, 3) and
+          cnt == (0, [0] * 10) and bad_cnt == [7, 7, 7],
+          'router: sub-port RIF {port 1, VID 10} beside the VLAN RIF; RIF 0 '
+          'edited in place (MTU 9000, ingress counter set 3), not moved to '
+          'VID 20; RICNT reads set 3 (zero), refuses set type 0, set 512 '
+          'and op 1 (%s, %s, %s)' % (moved, cnt, bad_cnt))
+    sts = [ritr(q, 0, enable=0, extra=[(0, 20, 2, 1)]),
+           ritr(q, 0, enable=0), rgcr(q, max_rifs=32)]
+    sts += [fget(ritr_query(q, 0), 0, 31, 1), ritr(q, 1, vid=10),
+            ritr(q, 2, enable=0), ritr(q, 1, enable=0),
+            rgcr(q, max_rifs=32)]
+    check(sts == [7, 0, 7, 0, 0, 0, 0, 0],
+          'router: a RIF goes by a disabled write with op 0 (6.1\'s pack '
+          'sends op 1 -> bad parameter); VID 10 is free for RIF 1 then; '
+          'RGCR resizes only with no RIF left (%s)' % sts)
+    q.quit()
+
+
 main()
 l2_main()
 query_main()
@@ -3263,5 +3394,6 @@ storm_main()
 lag_main()
 span_main()
 mc_main()
+router_main()
 print('%d failure(s)' % FAIL)
 sys.exit(1 if FAIL else 0)

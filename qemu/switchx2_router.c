@@ -1,0 +1,431 @@
+/*
+ * Mellanox SwitchX-2 switch ASIC emulation: router configuration
+ *
+ * RGCR enables the router and sizes its interface table; RITR creates
+ * router interfaces (RIFs) on a VLAN or on one {port or LAG, VLAN}
+ * (a sub-port); RICNT reads and clears the RIF counter sets that RITR
+ * binds to a RIF's ingress and egress.
+ *
+ * The router is the most speculative part of the silicon (SX2-SILICON
+ * section 5): reg.h's SwitchX-2 notes are all the sources give, and the
+ * model takes the least they allow (docs/switchx2-conformance.md):
+ * - the router exists only when the profile types a switch partition
+ *   "router port" (cmd.h: "SwitchX-2 only"); how the router attaches is
+ *   otherwise silent, and sx2_router_attached() is the one place that
+ *   decides it;
+ * - RGCR usp, pcp_rw and activity_dis are not supported by SwitchX-2;
+ * - RITR op is reserved for SwitchX-2 (a RIF is deleted by writing it
+ *   disabled), ipv4_fe/ipv6_fe are not supported, FID interfaces exist
+ *   only for vFIDs (not modelled): VLAN and sub-port RIFs only;
+ * - no multicast routing, loopback filter, VRRP, MAC profiles or egress
+ *   FIDs (fields newer than SwitchX-2's drivers, or silent).
+ *
+ * Copyright (c) 2026 The switchx2-emu authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-or-later
+ */
+
+#include "qemu/osdep.h"
+#include "qemu/log.h"
+#include "net/eth.h"
+#include "switchx2.h"
+#include "trace.h"
+
+#define BAD_PARAM   SX2_EMAD_STATUS_BAD_PARAMETER
+#define OK          SX2_EMAD_STATUS_SUCCESS
+
+static const uint8_t sx2_zero_mac[6];
+
+/* The smallest IP MTU a RIF may have: IPv4's (RFC 791) */
+#define SX2_RIF_MTU_MIN     68
+
+/*
+ * Whether the device has a router: a switch partition the profile typed
+ * "router port" (CONFIG_PROFILE swid type 8, SwitchX-2 only).  The one
+ * place that says how the router attaches; see the conformance doc.
+ */
+bool sx2_router_attached(const SwitchX2State *s)
+{
+    unsigned i;
+
+    for (i = 0; i < SX2_NUM_SWIDS; i++) {
+        if (s->profile.swid_type[i] == SX2_SWID_TYPE_ROUTER_PORT) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void sx2_router_reset(SwitchX2State *s)
+{
+    memset(&s->router, 0, sizeof(s->router));
+}
+
+static unsigned sx2_router_rif_count(const SX2Router *r)
+{
+    unsigned i, n = 0;
+
+    for (i = 0; i < SX2_MAX_RIFS; i++) {
+        n += r->rif[i].valid;
+    }
+    return n;
+}
+
+/* RGCR: what SwitchX-2 does not support, refused with LOG_UNIMP */
+static bool sx2_rgcr_supported(const uint8_t *pl)
+{
+    static const struct {
+        const char *name;
+        unsigned off, shift, bits;
+    } unsupported[] = {
+        { "usp", SX2_REG_RGCR_USP },
+        { "pcp_rw", SX2_REG_RGCR_PCP_RW },
+        { "activity_dis", SX2_REG_RGCR_ACTIVITY_DIS },
+    };
+    unsigned i;
+
+    for (i = 0; i < ARRAY_SIZE(unsupported); i++) {
+        uint32_t v = sx2_fget(pl, unsupported[i].off, unsupported[i].shift,
+                              unsupported[i].bits);
+
+        if (v) {
+            qemu_log_mask(LOG_UNIMP, "switchx2: RGCR: %s %u: not supported "
+                          "by SwitchX-2\n", unsupported[i].name, v);
+            return false;
+        }
+    }
+    return true;
+}
+
+/*
+ * RGCR - router general configuration
+ */
+uint8_t sx2_reg_rgcr(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    SX2Router *r = &s->router;
+    unsigned max_rifs = sx2_fget(pl, SX2_REG_RGCR_MAX_RIFS);
+
+    if (!write) {
+        memset(pl, 0, SX2_REG_RGCR_LEN);
+        sx2_fset(pl, SX2_REG_RGCR_IPV4_EN, r->ipv4_en);
+        sx2_fset(pl, SX2_REG_RGCR_IPV6_EN, r->ipv6_en);
+        sx2_fset(pl, SX2_REG_RGCR_MAX_RIFS, r->max_rifs);
+        return OK;
+    }
+    if (!sx2_router_attached(s)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RGCR: no router: the "
+                      "profile types no switch partition router port\n");
+        return BAD_PARAM;
+    }
+    if (!sx2_rgcr_supported(pl)) {
+        return BAD_PARAM;
+    }
+    if (max_rifs > SX2_MAX_RIFS) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RGCR: %u router interfaces "
+                      "(the device has %u)\n", max_rifs, SX2_MAX_RIFS);
+        return BAD_PARAM;
+    }
+    if (max_rifs != r->max_rifs && sx2_router_rif_count(r)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RGCR: max_router_interfaces "
+                      "%u -> %u while %u router interfaces exist\n",
+                      r->max_rifs, max_rifs, sx2_router_rif_count(r));
+        return BAD_PARAM;
+    }
+    r->ipv4_en = sx2_fget(pl, SX2_REG_RGCR_IPV4_EN);
+    r->ipv6_en = sx2_fget(pl, SX2_REG_RGCR_IPV6_EN);
+    r->max_rifs = max_rifs;
+    trace_switchx2_router_config(r->ipv4_en, r->ipv6_en, r->max_rifs);
+    return OK;
+}
+
+/* RITR fields SwitchX-2 reserves or does not support: LOG_UNIMP */
+static bool sx2_ritr_supported(const uint8_t *pl)
+{
+    static const struct {
+        const char *name;
+        unsigned off, shift, bits;
+    } unsupported[] = {
+        { "op (reserved for SwitchX-2)", SX2_REG_RITR_OP },
+        { "ipv4_fe (not supported in SwitchX-2)", SX2_REG_RITR_IPV4_FE },
+        { "ipv6_fe (not supported in SwitchX-2)", SX2_REG_RITR_IPV6_FE },
+        { "ipv4_mc (no multicast routing)", SX2_REG_RITR_IPV4_MC },
+        { "ipv6_mc (no multicast routing)", SX2_REG_RITR_IPV6_MC },
+        { "ipv4_mc_fe (no multicast routing)", SX2_REG_RITR_IPV4_MC_FE },
+        { "ipv6_mc_fe (no multicast routing)", SX2_REG_RITR_IPV6_MC_FE },
+        { "lb_en (no loopback filter)", SX2_REG_RITR_LB_EN },
+        { "if_mac_profile_id", SX2_REG_RITR_IF_MAC_PROFILE },
+        { "if_vrrp_id_ipv6", SX2_REG_RITR_IF_VRRP_IPV6 },
+        { "if_vrrp_id_ipv4", SX2_REG_RITR_IF_VRRP_IPV4 },
+    };
+    unsigned type = sx2_fget(pl, SX2_REG_RITR_TYPE);
+    unsigned i;
+
+    if (type != SX2_RITR_TYPE_VLAN && type != SX2_RITR_TYPE_SUB_PORT) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: RITR: type %u: only VLAN (0) "
+                      "and sub-port (2) interfaces (FID interfaces need "
+                      "vFIDs on SwitchX-2)\n", type);
+        return false;
+    }
+    for (i = 0; i < ARRAY_SIZE(unsupported); i++) {
+        uint32_t v = sx2_fget(pl, unsupported[i].off, unsupported[i].shift,
+                              unsupported[i].bits);
+
+        if (v) {
+            qemu_log_mask(LOG_UNIMP, "switchx2: RITR: %s = %u\n",
+                          unsupported[i].name, v);
+            return false;
+        }
+    }
+    if ((type == SX2_RITR_TYPE_VLAN && sx2_fget(pl, SX2_REG_RITR_VLAN_EFID)) ||
+        (type == SX2_RITR_TYPE_SUB_PORT && sx2_fget(pl, SX2_REG_RITR_SP_EFID))) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: RITR: efid: no egress FIDs "
+                      "(6.1's unified bridge model)\n");
+        return false;
+    }
+    return true;
+}
+
+static bool sx2_rif_counter_ok(const uint8_t *pl, unsigned dir)
+{
+    unsigned type = dir == SX2_RIF_INGRESS ?
+                    sx2_fget(pl, SX2_REG_RITR_IN_CNT_TYPE) :
+                    sx2_fget(pl, SX2_REG_RITR_EG_CNT_TYPE);
+    unsigned index = dir == SX2_RIF_INGRESS ?
+                     sx2_fget(pl, SX2_REG_RITR_IN_CNT_INDEX) :
+                     sx2_fget(pl, SX2_REG_RITR_EG_CNT_INDEX);
+
+    if (type == SX2_RIF_CNT_NONE) {
+        return true;
+    }
+    if (type != SX2_RIF_CNT_BASIC || index >= SX2_RIF_COUNTER_SETS) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RITR: %s counter set type "
+                      "%u index %u (basic sets 0..%u)\n",
+                      dir == SX2_RIF_INGRESS ? "ingress" : "egress", type,
+                      index, SX2_RIF_COUNTER_SETS - 1);
+        return false;
+    }
+    return true;
+}
+
+/* The RIF a RITR write describes, checked; false for a bad parameter */
+static bool sx2_ritr_parse(SwitchX2State *s, const uint8_t *pl, SX2Rif *rif)
+{
+    unsigned swid = sx2_fget(pl, SX2_REG_RITR_IF_SWID);
+
+    memset(rif, 0, sizeof(*rif));
+    rif->valid = true;
+    rif->type = sx2_fget(pl, SX2_REG_RITR_TYPE);
+    rif->ipv4 = sx2_fget(pl, SX2_REG_RITR_IPV4);
+    rif->ipv6 = sx2_fget(pl, SX2_REG_RITR_IPV6);
+    rif->vr = sx2_fget(pl, SX2_REG_RITR_VR);
+    rif->mtu = sx2_fget(pl, SX2_REG_RITR_MTU);
+    memcpy(rif->mac, pl + SX2_REG_RITR_IF_MAC, 6);
+    if (rif->type == SX2_RITR_TYPE_SUB_PORT) {
+        rif->sp_lag = sx2_fget(pl, SX2_REG_RITR_SP_LAG);
+        rif->sp_port = sx2_fget(pl, SX2_REG_RITR_SP_SYSTEM_PORT);
+        rif->vid = sx2_fget(pl, SX2_REG_RITR_SP_VID);
+        /* The lag bit lies in if_swid's byte: the swid is 0 here */
+        swid = 0;
+    } else {
+        rif->vid = sx2_fget(pl, SX2_REG_RITR_VLAN_VID);
+    }
+    rif->counted[SX2_RIF_INGRESS] =
+        sx2_fget(pl, SX2_REG_RITR_IN_CNT_TYPE) == SX2_RIF_CNT_BASIC;
+    rif->counter[SX2_RIF_INGRESS] = sx2_fget(pl, SX2_REG_RITR_IN_CNT_INDEX);
+    rif->counted[SX2_RIF_EGRESS] =
+        sx2_fget(pl, SX2_REG_RITR_EG_CNT_TYPE) == SX2_RIF_CNT_BASIC;
+    rif->counter[SX2_RIF_EGRESS] = sx2_fget(pl, SX2_REG_RITR_EG_CNT_INDEX);
+
+    if (swid >= SX2_NUM_SWIDS ||
+        s->profile.swid_type[swid] != SX2_SWID_TYPE_ETH) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RITR: if_swid %u is no "
+                      "Ethernet switch partition\n", swid);
+        return false;
+    }
+    if (rif->vr >= SX2_MAX_VRS) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RITR: virtual router %u "
+                      "(0..%u)\n", rif->vr, SX2_MAX_VRS - 1);
+        return false;
+    }
+    if (rif->mtu < SX2_RIF_MTU_MIN || rif->mtu > SX2_MAX_MTU) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RITR: MTU %u (%u..%u)\n",
+                      rif->mtu, SX2_RIF_MTU_MIN, SX2_MAX_MTU);
+        return false;
+    }
+    if (!is_unicast_ether_addr(rif->mac) ||
+        !memcmp(rif->mac, sx2_zero_mac, 6)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RITR: interface MAC "
+                      "%02x:%02x:%02x:%02x:%02x:%02x is no unicast address\n",
+                      rif->mac[0], rif->mac[1], rif->mac[2], rif->mac[3],
+                      rif->mac[4], rif->mac[5]);
+        return false;
+    }
+    if (!sx2_fid_valid(rif->vid)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RITR: VID %u (1..4094)\n",
+                      rif->vid);
+        return false;
+    }
+    if (rif->type == SX2_RITR_TYPE_SUB_PORT &&
+        (rif->sp_lag ? rif->sp_port >= s->profile.max_lag :
+         sx2_local_port_of_system_port(s, rif->sp_port) <= SX2_CPU_PORT)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RITR: sub-port on %s %u, "
+                      "which does not exist\n",
+                      rif->sp_lag ? "LAG" : "system port", rif->sp_port);
+        return false;
+    }
+    return sx2_rif_counter_ok(pl, SX2_RIF_INGRESS) &&
+           sx2_rif_counter_ok(pl, SX2_RIF_EGRESS);
+}
+
+/* Whether @a and @b take the same packets in: one {VID} or {port, VID} */
+static bool sx2_rif_same_place(const SX2Rif *a, const SX2Rif *b)
+{
+    if (a->type != b->type || a->vid != b->vid) {
+        return false;
+    }
+    return a->type == SX2_RITR_TYPE_VLAN ||
+           (a->sp_lag == b->sp_lag && a->sp_port == b->sp_port);
+}
+
+/* Another valid RIF than @index where @rif would be, or -1 */
+static int sx2_rif_clash(const SX2Router *r, unsigned index,
+                         const SX2Rif *rif)
+{
+    unsigned i;
+
+    for (i = 0; i < r->max_rifs; i++) {
+        if (i != index && r->rif[i].valid &&
+            sx2_rif_same_place(&r->rif[i], rif)) {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static uint8_t sx2_ritr_write(SwitchX2State *s, const uint8_t *pl,
+                              unsigned index)
+{
+    SX2Router *r = &s->router;
+    SX2Rif *old = &r->rif[index];
+    SX2Rif rif;
+    int other;
+
+    if (!sx2_fget(pl, SX2_REG_RITR_ENABLE)) {
+        /* op is reserved: a RIF written disabled is gone */
+        if (old->valid) {
+            trace_switchx2_router_rif_del(index);
+        }
+        memset(old, 0, sizeof(*old));
+        return OK;
+    }
+    if (!sx2_ritr_parse(s, pl, &rif)) {
+        return BAD_PARAM;
+    }
+    other = sx2_rif_clash(r, index, &rif);
+    if (other >= 0) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RITR: RIF %u: RIF %d "
+                      "already routes VID %u there\n", index, other, rif.vid);
+        return BAD_PARAM;
+    }
+    if (old->valid && !sx2_rif_same_place(old, &rif)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RITR: RIF %u moves to "
+                      "another VLAN or port: write it disabled first\n",
+                      index);
+        return BAD_PARAM;
+    }
+    *old = rif;
+    trace_switchx2_router_rif(index, rif.type, rif.vid,
+                              rif.type == SX2_RITR_TYPE_SUB_PORT ?
+                              rif.sp_port : 0, rif.vr, rif.mtu);
+    return OK;
+}
+
+static void sx2_ritr_query(const SX2Rif *rif, uint8_t *pl)
+{
+    unsigned index = sx2_fget(pl, SX2_REG_RITR_RIF);
+
+    memset(pl, 0, SX2_REG_RITR_LEN);
+    sx2_fset(pl, SX2_REG_RITR_RIF, index);
+    if (!rif->valid) {
+        return;
+    }
+    sx2_fset(pl, SX2_REG_RITR_ENABLE, 1);
+    sx2_fset(pl, SX2_REG_RITR_IPV4, rif->ipv4);
+    sx2_fset(pl, SX2_REG_RITR_IPV6, rif->ipv6);
+    sx2_fset(pl, SX2_REG_RITR_TYPE, rif->type);
+    sx2_fset(pl, SX2_REG_RITR_VR, rif->vr);
+    sx2_fset(pl, SX2_REG_RITR_MTU, rif->mtu);
+    memcpy(pl + SX2_REG_RITR_IF_MAC, rif->mac, 6);
+    if (rif->type == SX2_RITR_TYPE_SUB_PORT) {
+        sx2_fset(pl, SX2_REG_RITR_SP_LAG, rif->sp_lag);
+        sx2_fset(pl, SX2_REG_RITR_SP_SYSTEM_PORT, rif->sp_port);
+        sx2_fset(pl, SX2_REG_RITR_SP_VID, rif->vid);
+    } else {
+        sx2_fset(pl, SX2_REG_RITR_VLAN_VID, rif->vid);
+    }
+    if (rif->counted[SX2_RIF_INGRESS]) {
+        sx2_fset(pl, SX2_REG_RITR_IN_CNT_TYPE, SX2_RIF_CNT_BASIC);
+        sx2_fset(pl, SX2_REG_RITR_IN_CNT_INDEX, rif->counter[SX2_RIF_INGRESS]);
+    }
+    if (rif->counted[SX2_RIF_EGRESS]) {
+        sx2_fset(pl, SX2_REG_RITR_EG_CNT_TYPE, SX2_RIF_CNT_BASIC);
+        sx2_fset(pl, SX2_REG_RITR_EG_CNT_INDEX, rif->counter[SX2_RIF_EGRESS]);
+    }
+}
+
+/*
+ * RITR - router interface table, indexed by RIF
+ */
+uint8_t sx2_reg_ritr(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    SX2Router *r = &s->router;
+    unsigned index = sx2_fget(pl, SX2_REG_RITR_RIF);
+
+    if (index >= r->max_rifs) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RITR: RIF %u does not exist "
+                      "(RGCR: %u router interfaces)\n", index, r->max_rifs);
+        return BAD_PARAM;
+    }
+    if (!write) {
+        sx2_ritr_query(&r->rif[index], pl);
+        return OK;
+    }
+    if (!sx2_ritr_supported(pl)) {
+        return BAD_PARAM;
+    }
+    return sx2_ritr_write(s, pl, index);
+}
+
+/*
+ * RICNT - router interface counters: a query reads a basic counter set
+ * (and clears it with op CLEAR), a write with op CLEAR clears it.
+ */
+uint8_t sx2_reg_ricnt(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned op = sx2_fget(pl, SX2_REG_RICNT_OP);
+    unsigned type = sx2_fget(pl, SX2_REG_RICNT_CNT_TYPE);
+    unsigned index = sx2_fget(pl, SX2_REG_RICNT_CNT_INDEX);
+    uint64_t *cnt;
+    unsigned i;
+
+    if (op != SX2_RICNT_OP_NOP && op != SX2_RICNT_OP_CLEAR) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RICNT: op %u\n", op);
+        return BAD_PARAM;
+    }
+    if (type != SX2_RIF_CNT_BASIC || index >= SX2_RIF_COUNTER_SETS) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RICNT: counter set type %u "
+                      "index %u (basic sets 0..%u)\n", type, index,
+                      SX2_RIF_COUNTER_SETS - 1);
+        return BAD_PARAM;
+    }
+    cnt = s->router.counters[index];
+    if (!write) {
+        for (i = 0; i < SX2_RIF_COUNTERS; i++) {
+            sx2_set64(pl, SX2_REG_RICNT_COUNTERS + 8 * i, cnt[i]);
+        }
+    }
+    if (op == SX2_RICNT_OP_CLEAR) {
+        memset(cnt, 0, sizeof(s->router.counters[index]));
+    }
+    return OK;
+}
