@@ -298,12 +298,14 @@ static void sx2_realize(PCIDevice *pdev, Error **errp)
     sx2_cpu_init(s);
     s->ft_vid = g_new0(SX2PortSet, SX2_MAX_FLOOD_TABLES * SX2_FT_VID_ENTRIES);
     sx2_fdb_init(s);
+    sx2_router_init(s);
     s->reset_bh = qemu_bh_new_guarded(sx2_soft_reset_bh, s,
                                       &DEVICE(s)->mem_reentrancy_guard);
 
     if (!sx2_fp_realize(s, errp)) {
         qemu_bh_delete(s->reset_bh);
         s->reset_bh = NULL;
+        sx2_router_fini(s);
         sx2_fdb_fini(s);
         g_free(s->ft_vid);
         s->ft_vid = NULL;
@@ -332,6 +334,7 @@ static void sx2_exit(PCIDevice *pdev)
         qemu_bh_delete(s->reset_bh);
         s->reset_bh = NULL;
     }
+    sx2_router_fini(s);
     sx2_fdb_fini(s);
     g_free(s->ft_vid);
     s->ft_vid = NULL;

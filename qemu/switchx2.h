@@ -15,6 +15,7 @@
 #include "qom/object.h"
 #include "qemu/timer.h"
 #include "qemu/queue.h"
+#include "qemu/bitmap.h"
 #include "switchx2_hw.h"
 
 #define TYPE_SWITCHX2 "switchx2"
@@ -453,6 +454,76 @@ typedef struct SX2Rif {
     uint32_t counter[2];
 } SX2Rif;
 
+/* LPM (switchx2_lpm.c) and neighbour (switchx2_neigh.c) sizes: assumed */
+#define SX2_LPM_TREES                   16      /* tree 0 is the default */
+#define SX2_LPM_SIZE                    (128 * 1024)
+#define SX2_ADJ_SIZE                    (16 * 1024)
+#define SX2_ECMP_MAX                    64
+#define SX2_HOST_SIZE                   (16 * 1024)
+
+typedef struct SX2RouteKey {
+    uint16_t vr;
+    uint8_t proto;              /* SX2_L3_PROTO_* */
+    uint8_t plen;
+    uint8_t addr[16];           /* masked to plen, network order */
+} SX2RouteKey;
+
+typedef struct SX2Route {
+    SX2RouteKey key;
+    uint8_t action;             /* SX2_RALUE_ACTION_* */
+    uint8_t trap_action;        /* SX2_RTR_TRAP_* */
+    uint16_t trap_id;
+    uint32_t adj_index;
+    uint16_t ecmp_size;
+    uint16_t local_erif;
+} SX2Route;
+
+typedef struct SX2LpmTree {
+    bool allocated;
+    uint8_t proto;
+    uint8_t root_bin;
+    uint8_t left[SX2_RALST_BIN_COUNT];
+    uint8_t right[SX2_RALST_BIN_COUNT];
+    DECLARE_BITMAP(bins, SX2_RALST_BIN_COUNT + 1);  /* prefix lengths */
+} SX2LpmTree;
+
+typedef struct SX2Lpm {
+    GHashTable *routes;         /* SX2RouteKey -> SX2Route */
+    uint32_t count;
+    SX2LpmTree tree[SX2_LPM_TREES];
+    uint8_t vr_tree[SX2_MAX_VRS][2];        /* by SX2_L3_PROTO_* */
+    uint32_t plen_routes[SX2_MAX_VRS][2][129];
+} SX2Lpm;
+
+typedef struct SX2Adj {
+    bool valid;
+    bool active;
+    uint8_t trap_action;
+    uint8_t trap_id;
+    uint16_t erif;
+    uint8_t dmac[6];
+} SX2Adj;
+
+typedef struct SX2HostKey {
+    uint16_t rif;
+    uint8_t proto;
+    uint8_t zero;
+    uint8_t addr[16];
+} SX2HostKey;
+
+typedef struct SX2Host {
+    SX2HostKey key;
+    bool active;
+    uint8_t trap_action;
+    uint16_t trap_id;
+    uint8_t mac[6];
+} SX2Host;
+
+typedef struct SX2Neigh {
+    SX2Adj *adj;                /* [SX2_ADJ_SIZE] */
+    GHashTable *hosts;          /* SX2HostKey -> SX2Host */
+} SX2Neigh;
+
 typedef struct SX2Router {
     bool ipv4_en;
     bool ipv6_en;
@@ -532,8 +603,10 @@ struct SwitchX2State {
     uint32_t lag_seed;
     /* Port mirroring, switchx2_span.c */
     SX2Analyzer analyzer[SX2_SPAN_ANALYZERS];
-    /* Router, switchx2_router.c */
+    /* Router: switchx2_router.c, switchx2_lpm.c, switchx2_neigh.c */
     SX2Router router;
+    SX2Lpm lpm;
+    SX2Neigh neigh;
 
     /* Filtering database, switchx2_fdb.c */
     SX2FdbEntry *fdb;           /* [fdb_size] */
@@ -669,12 +742,72 @@ uint8_t sx2_reg_mpar(SwitchX2State *s, uint8_t *pl, bool write);
 void sx2_span_mirror(SwitchX2State *s, const SX2Port *p, unsigned dir,
                      const uint8_t *buf, size_t len);
 
+/* A received frame as the forwarding stage sees it (switchx2_fwd.c) */
+typedef struct SX2Frame {
+    const uint8_t *buf;
+    size_t len;
+    bool tagged;            /* carries an 802.1Q header (maybe VID 0) */
+    uint16_t tci;           /* as received, 0 if untagged */
+    uint16_t vid;           /* after PVID assignment */
+    uint16_t fid;
+    uint16_t ethertype;     /* after the tag */
+    size_t l3off;
+    bool routed;            /* from the router: may leave by its ingress port */
+} SX2Frame;
+
+/* The largest frame the router builds: the largest MTU plus a header */
+#define SX2_ROUTED_MAX                  (SX2_MAX_MTU + 14)
+
+/* What the router does with a frame (sx2_router_route()) */
+typedef enum SX2RouteVerdict {
+    SX2_ROUTE_DROP,
+    SX2_ROUTE_TRAP,
+    SX2_ROUTE_FORWARD,
+} SX2RouteVerdict;
+
+typedef struct SX2Routed {
+    const char *why;            /* DROP: the reason */
+    uint16_t trap_id;           /* TRAP */
+    /* FORWARD: an untagged frame for VID @vid, out of the egress RIF */
+    uint8_t buf[SX2_ROUTED_MAX];
+    size_t len;
+    uint16_t vid;
+    bool sub_port;              /* the RIF is one port's or one LAG's */
+    bool lag;
+    uint16_t port;              /* sub_port: local port or LAG ID */
+} SX2Routed;
+
 /* switchx2_router.c */
 bool sx2_router_attached(const SwitchX2State *s);
+void sx2_router_init(SwitchX2State *s);
+void sx2_router_fini(SwitchX2State *s);
 void sx2_router_reset(SwitchX2State *s);
+SX2RouteVerdict sx2_router_route(SwitchX2State *s, SX2Port *in,
+                                 const SX2Frame *f, SX2Routed *out);
 uint8_t sx2_reg_rgcr(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_ritr(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_ricnt(SwitchX2State *s, uint8_t *pl, bool write);
+
+/* switchx2_lpm.c */
+void sx2_lpm_init(SwitchX2State *s);
+void sx2_lpm_fini(SwitchX2State *s);
+void sx2_lpm_reset(SwitchX2State *s);
+uint8_t sx2_reg_ralta(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_ralst(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_raltb(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_ralue(SwitchX2State *s, uint8_t *pl, bool write);
+const SX2Route *sx2_lpm_lookup(SwitchX2State *s, unsigned vr,
+                               unsigned proto, const uint8_t *addr);
+
+/* switchx2_neigh.c */
+void sx2_neigh_init(SwitchX2State *s);
+void sx2_neigh_fini(SwitchX2State *s);
+void sx2_neigh_reset(SwitchX2State *s);
+uint8_t sx2_reg_ratr(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_rauht(SwitchX2State *s, uint8_t *pl, bool write);
+SX2Adj *sx2_adj_entry(SwitchX2State *s, unsigned index);
+SX2Host *sx2_host_lookup(SwitchX2State *s, unsigned rif, unsigned proto,
+                         const uint8_t *addr);
 
 /* switchx2_lag.c */
 void sx2_lag_reset(SwitchX2State *s);

@@ -633,11 +633,19 @@ static bool sx2_sfd_rec_ok(SwitchX2State *s, unsigned op, const uint8_t *rec,
     case SX2_SFD_ACTION_TRAP:
     case SX2_SFD_ACTION_DISCARD_ERROR:
         break;
-    case SX2_SFD_ACTION_MIRROR_TO_CPU:
     case SX2_SFD_ACTION_FORWARD_IP_ROUTER:
+        if (sx2_router_attached(s) && type == SX2_SFD_REC_TYPE_UNICAST &&
+            policy == SX2_SFD_POLICY_STATIC) {
+            /* The router's MAC in a FID: unicast to it is routed */
+            break;
+        }
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: action "
+                      "FORWARD_IP_ROUTER needs a router and a static unicast "
+                      "record\n", idx);
+        return false;
+    case SX2_SFD_ACTION_MIRROR_TO_CPU:
         qemu_log_mask(LOG_UNIMP, "switchx2: SFD: record %u: action %u: not "
-                      "implemented (no router, no forward-and-trap)\n", idx,
-                      action);
+                      "implemented (no forward-and-trap)\n", idx, action);
         return false;
     default:
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SFD: record %u: action %u "

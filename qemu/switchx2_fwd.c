@@ -209,17 +209,6 @@ static uint16_t sx2_classify(const uint8_t *buf, size_t len, size_t l3off,
     }
 }
 
-/* A received frame as the pipeline sees it */
-typedef struct SX2Frame {
-    const uint8_t *buf;
-    size_t len;
-    bool tagged;            /* carries an 802.1Q header (maybe VID 0) */
-    uint16_t tci;           /* as received, 0 if untagged */
-    uint16_t vid;           /* after PVID assignment */
-    uint16_t fid;
-    uint16_t ethertype;     /* after the tag */
-    size_t l3off;
-} SX2Frame;
 
 static void sx2_fwd_drop(SX2Port *in, const SX2Frame *f, const char *why)
 {
@@ -423,7 +412,7 @@ static SX2Port *sx2_fwd_flood_lag(SwitchX2State *s, SX2Port *in,
 
     QEMU_BUILD_BUG_ON(SX2_MAX_LAGS > 64);
 
-    if ((in->lagged && in->lag_id == p->lag_id) ||
+    if ((in->lagged && in->lag_id == p->lag_id && !f->routed) ||
         (fl->done >> p->lag_id) & 1) {
         return NULL;
     }
@@ -458,7 +447,8 @@ static unsigned sx2_fwd_to_set(SwitchX2State *s, SX2Port *in,
     for (port = 1; port <= s->num_ports; port++) {
         SX2Port *p = &s->fp[port];
 
-        if (port == in->local_port || !sx2_portset_test(set, port)) {
+        if ((port == in->local_port && !f->routed) ||
+            !sx2_portset_test(set, port)) {
             continue;
         }
         if (p->lagged) {
@@ -536,6 +526,49 @@ static void sx2_fwd_to_lag(SwitchX2State *s, SX2Port *in, const SX2Frame *f,
     sx2_fwd_egress(s, &s->fp[port], f);
 }
 
+static void sx2_fwd_forward(SwitchX2State *s, SX2Port *in,
+                            const SX2Frame *f);
+
+/*
+ * Step 7a: unicast to a router MAC goes through the routing stage; what
+ * it forwards comes back to the L2 stage in the egress RIF's VLAN, as if
+ * received there, but free to leave by the port it came in on.
+ */
+static void sx2_fwd_route(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
+{
+    g_autofree SX2Routed *r = g_new(SX2Routed, 1);
+    SX2Frame g;
+
+    switch (sx2_router_route(s, in, f, r)) {
+    case SX2_ROUTE_DROP:
+        sx2_fwd_drop(in, f, r->why);
+        return;
+    case SX2_ROUTE_TRAP:
+        if (!sx2_cpu_trap(s, r->trap_id, sx2_cpu_src(in), f->buf, f->len)) {
+            in->cnt.rx_discards++;
+        }
+        return;
+    case SX2_ROUTE_FORWARD:
+        break;
+    }
+    g = (SX2Frame) {
+        .buf = r->buf, .len = r->len, .vid = r->vid, .fid = r->vid,
+        .ethertype = lduw_be_p(r->buf + 12), .l3off = ETH_HLEN,
+        .routed = true,
+    };
+    if (!r->sub_port) {
+        sx2_fwd_forward(s, in, &g);
+    } else if (r->lag) {
+        sx2_fwd_to_lag(s, in, &g, r->port);
+    } else {
+        int lp = sx2_local_port_of_system_port(s, r->port);
+
+        if (lp > SX2_CPU_PORT) {
+            sx2_fwd_egress(s, &s->fp[lp], &g);
+        }
+    }
+}
+
 /* Step 7: known unicast, or flood */
 static void sx2_fwd_forward(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
 {
@@ -556,13 +589,20 @@ static void sx2_fwd_forward(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
         sx2_fwd_to_mid(s, in, f, dest);
     } else if (action == SX2_SFD_ACTION_DISCARD_ERROR) {
         sx2_fwd_drop(in, f, "FDB discard");
+    } else if (action == SX2_SFD_ACTION_FORWARD_IP_ROUTER) {
+        if (f->routed) {
+            sx2_fwd_drop(in, f, "routed frame to a router MAC");
+        } else {
+            sx2_fwd_route(s, in, f);
+        }
     } else if (action == SX2_SFD_ACTION_TRAP || dest == SX2_CPU_PORT) {
         trace_switchx2_fwd_unicast(in->local_port, SX2_CPU_PORT, f->fid);
         if (!sx2_cpu_trap(s, SX2_TRAP_FDB_MC, sx2_cpu_src(in), f->buf,
                              f->len)) {
             in->cnt.rx_discards++;
         }
-    } else if (dest == in->local_port || dest == sx2_port_dest(in)) {
+    } else if (!f->routed &&
+               (dest == in->local_port || dest == sx2_port_dest(in))) {
         sx2_fwd_drop(in, f, "destination is the ingress port or its LAG");
     } else if (sx2_dest_is_lag(dest)) {
         sx2_fwd_to_lag(s, in, f, sx2_dest_lag_id(dest));

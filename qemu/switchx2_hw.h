@@ -1106,4 +1106,115 @@ enum {
 #define SX2_RICNT_OP_NOP                0x0
 #define SX2_RICNT_OP_CLEAR              0x8
 
+/*
+ * LPM: RALTA allocates trees, RALST gives a tree its bins (the prefix
+ * lengths it holds), RALTB binds a virtual router's protocol to a tree,
+ * RALUE writes routes.
+ */
+#define SX2_REG_RALTA_ID                0x8010
+#define SX2_REG_RALTA_LEN               0x04
+#define SX2_REG_RALTA_OP                0x00, 28, 2
+#define SX2_REG_RALTA_PROTOCOL          0x00, 24, 4
+#define SX2_REG_RALTA_TREE_ID           0x00, 0, 8
+#define SX2_RALTA_OP_ALLOCATE           0
+#define SX2_RALTA_OP_DEALLOCATE         1
+#define SX2_L3_PROTO_IPV4               0
+#define SX2_L3_PROTO_IPV6               1
+
+#define SX2_REG_RALST_ID                0x8011
+#define SX2_REG_RALST_LEN               0x104
+#define SX2_REG_RALST_ROOT_BIN          0x00, 16, 8
+#define SX2_REG_RALST_TREE_ID           0x00, 0, 8
+#define SX2_REG_RALST_BINS              0x04    /* 128 x {left, right} */
+#define SX2_RALST_BIN_COUNT             128
+#define SX2_RALST_NO_BIN                0xff
+
+#define SX2_REG_RALTB_ID                0x8012
+#define SX2_REG_RALTB_LEN               0x04
+#define SX2_REG_RALTB_VR                0x00, 16, 16
+#define SX2_REG_RALTB_PROTOCOL          0x00, 12, 4
+#define SX2_REG_RALTB_TREE_ID           0x00, 0, 8
+
+#define SX2_REG_RALUE_ID                0x8013
+#define SX2_REG_RALUE_LEN               0x38
+#define SX2_REG_RALUE_PROTOCOL          0x00, 24, 4
+#define SX2_REG_RALUE_OP                0x00, 20, 3
+#define SX2_REG_RALUE_A                 0x00, 16, 1
+#define SX2_REG_RALUE_VR                0x04, 16, 16
+#define SX2_REG_RALUE_OP_U_MASK         0x04, 8, 3
+#define SX2_REG_RALUE_PREFIX_LEN        0x08, 0, 8
+#define SX2_REG_RALUE_DIP6              0x0C    /* 16 bytes */
+#define SX2_REG_RALUE_DIP4              0x18, 0, 32
+#define SX2_REG_RALUE_ENTRY_TYPE        0x1C, 30, 2
+#define SX2_REG_RALUE_BMP_LEN           0x1C, 16, 8
+#define SX2_REG_RALUE_ACTION_TYPE       0x1C, 0, 2
+#define SX2_REG_RALUE_TRAP_ACTION       0x20, 28, 4
+#define SX2_REG_RALUE_TRAP_ID           0x20, 0, 9
+#define SX2_REG_RALUE_ADJ_INDEX         0x24, 0, 24
+#define SX2_REG_RALUE_ECMP_SIZE         0x28, 0, 13
+#define SX2_REG_RALUE_LOCAL_ERIF        0x24, 0, 16
+#define SX2_REG_RALUE_IP2ME_V           0x24, 31, 1
+#define SX2_REG_RALUE_IP2ME_TUNNEL_PTR  0x24, 0, 24
+#define SX2_RALUE_OP_WRITE              0
+#define SX2_RALUE_OP_UPDATE             1
+#define SX2_RALUE_OP_CLEAR_ACTIVITY     2
+#define SX2_RALUE_OP_DELETE             3
+#define SX2_RALUE_ENTRY_MARKER          1
+#define SX2_RALUE_ENTRY_ROUTE           2
+#define SX2_RALUE_ENTRY_MARKER_ROUTE    3
+#define SX2_RALUE_ACTION_REMOTE         0
+#define SX2_RALUE_ACTION_LOCAL          1
+#define SX2_RALUE_ACTION_IP2ME          2
+
+/* Router trap actions (RALUE, RATR, RAUHT) */
+#define SX2_RTR_TRAP_NOP                0
+#define SX2_RTR_TRAP_TRAP               1
+#define SX2_RTR_TRAP_MIRROR_TO_CPU      2
+#define SX2_RTR_TRAP_MIRROR             3
+#define SX2_RTR_TRAP_DISCARD_ERROR      4
+
+/* RATR - adjacency (next hop) table, linear on SwitchX-2 */
+#define SX2_REG_RATR_ID                 0x8008
+#define SX2_REG_RATR_LEN                0x2C
+#define SX2_REG_RATR_OP                 0x00, 28, 4
+#define SX2_REG_RATR_V                  0x00, 24, 1
+#define SX2_REG_RATR_A                  0x00, 16, 1
+#define SX2_REG_RATR_TYPE               0x04, 28, 4
+#define SX2_REG_RATR_ADJ_LOW            0x04, 0, 16
+#define SX2_REG_RATR_ERIF               0x08, 0, 16
+#define SX2_REG_RATR_TRAP_ACTION        0x0C, 28, 4
+#define SX2_REG_RATR_ADJ_HIGH           0x0C, 16, 8
+#define SX2_REG_RATR_TRAP_ID            0x0C, 0, 8
+#define SX2_REG_RATR_DMAC               0x12    /* 6 bytes */
+#define SX2_REG_RATR_IPIP_TYPE          0x10, 16, 4
+#define SX2_REG_RATR_IPIP_UDIP4         0x18, 0, 32
+#define SX2_REG_RATR_IPIP_PTR6          0x1C, 0, 24
+#define SX2_REG_RATR_CNT_TYPE           0x28, 24, 8
+#define SX2_REG_RATR_CNT_INDEX          0x28, 0, 24
+#define SX2_RATR_OP_READ                0
+#define SX2_RATR_OP_WRITE               1
+#define SX2_RATR_OP_READ_CLEAR          2
+#define SX2_RATR_OP_WRITE_ON_ACTIVITY   3
+#define SX2_RATR_TYPE_ETHERNET          0
+
+/* RAUHT - unicast host table: neighbours by {RIF, IP} */
+#define SX2_REG_RAUHT_ID                0x8014
+#define SX2_REG_RAUHT_LEN               0x74
+#define SX2_REG_RAUHT_TYPE              0x00, 24, 2
+#define SX2_REG_RAUHT_OP                0x00, 20, 3
+#define SX2_REG_RAUHT_A                 0x00, 16, 1
+#define SX2_REG_RAUHT_RIF               0x00, 0, 16
+#define SX2_REG_RAUHT_DIP6              0x10    /* 16 bytes */
+#define SX2_REG_RAUHT_DIP4              0x1C, 0, 32
+#define SX2_REG_RAUHT_TRAP_ACTION       0x60, 28, 4
+#define SX2_REG_RAUHT_TRAP_ID           0x60, 0, 9
+#define SX2_REG_RAUHT_CNT_TYPE          0x68, 24, 8
+#define SX2_REG_RAUHT_CNT_INDEX         0x68, 0, 24
+#define SX2_REG_RAUHT_MAC               0x6E    /* 6 bytes */
+#define SX2_RAUHT_OP_ADD                0
+#define SX2_RAUHT_OP_UPDATE             1
+#define SX2_RAUHT_OP_CLEAR_ACTIVITY     2
+#define SX2_RAUHT_OP_DELETE             3
+#define SX2_RAUHT_OP_DELETE_ALL         4
+
 #endif /* HW_NET_SWITCHX2_HW_H */

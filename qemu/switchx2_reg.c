@@ -1129,6 +1129,12 @@ static const SX2RegInfo sx2_regs[] = {
     { SX2_REG_RGCR_ID,  SX2_REG_RGCR_LEN,  "RGCR",  sx2_reg_rgcr },
     { SX2_REG_RITR_ID,  SX2_REG_RITR_LEN,  "RITR",  sx2_reg_ritr },
     { SX2_REG_RICNT_ID, SX2_REG_RICNT_LEN, "RICNT", sx2_reg_ricnt },
+    { SX2_REG_RATR_ID,  SX2_REG_RATR_LEN,  "RATR",  sx2_reg_ratr },
+    { SX2_REG_RALTA_ID, SX2_REG_RALTA_LEN, "RALTA", sx2_reg_ralta },
+    { SX2_REG_RALST_ID, SX2_REG_RALST_LEN, "RALST", sx2_reg_ralst },
+    { SX2_REG_RALTB_ID, SX2_REG_RALTB_LEN, "RALTB", sx2_reg_raltb },
+    { SX2_REG_RALUE_ID, SX2_REG_RALUE_LEN, "RALUE", sx2_reg_ralue },
+    { SX2_REG_RAUHT_ID, SX2_REG_RAUHT_LEN, "RAUHT", sx2_reg_rauht },
 };
 
 const SX2RegInfo *sx2_reg_find(uint16_t id)

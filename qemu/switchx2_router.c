@@ -28,6 +28,7 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "net/eth.h"
+#include "qemu/xxhash.h"
 #include "switchx2.h"
 #include "trace.h"
 
@@ -56,9 +57,23 @@ bool sx2_router_attached(const SwitchX2State *s)
     return false;
 }
 
+void sx2_router_init(SwitchX2State *s)
+{
+    sx2_lpm_init(s);
+    sx2_neigh_init(s);
+}
+
+void sx2_router_fini(SwitchX2State *s)
+{
+    sx2_lpm_fini(s);
+    sx2_neigh_fini(s);
+}
+
 void sx2_router_reset(SwitchX2State *s)
 {
     memset(&s->router, 0, sizeof(s->router));
+    sx2_lpm_reset(s);
+    sx2_neigh_reset(s);
 }
 
 static unsigned sx2_router_rif_count(const SX2Router *r)
@@ -428,4 +443,344 @@ uint8_t sx2_reg_ricnt(SwitchX2State *s, uint8_t *pl, bool write)
         memset(cnt, 0, sizeof(s->router.counters[index]));
     }
     return OK;
+}
+
+/*
+ * The routing stage.  The forwarding stage hands it unicast to a router
+ * MAC (an SFD FORWARD_IP_ROUTER entry of the frame's FID); it finds the
+ * ingress RIF, checks the IP header, looks the destination up (LPM, then
+ * the adjacency or the neighbour), and gives back the verdict: a frame
+ * rewritten for the egress RIF's VLAN, a trap ID, or a drop.
+ */
+
+/* Trap IDs of the routing stage: trap.h of the SwitchX-2 era (v4.x) */
+#define SX2_TRAP_ARPUC              0x51
+#define SX2_TRAP_MTUERROR           0x52
+#define SX2_TRAP_TTLERROR           0x53
+#define SX2_TRAP_IP2ME              0x5F
+#define SX2_TRAP_IPV6_LL_DEST       0x61
+#define SX2_TRAP_HOST_MISS_IPV4     0x90
+#define SX2_TRAP_HOST_MISS_IPV6     0x92
+
+/* What a routed packet's IP header says, parsed once */
+typedef struct SX2IpInfo {
+    unsigned proto;             /* SX2_L3_PROTO_* */
+    const uint8_t *ip;          /* the IP header in the frame */
+    size_t ip_len;              /* IPv4 total length / IPv6 40 + payload */
+    const uint8_t *dip;
+    unsigned ttl;
+} SX2IpInfo;
+
+static bool sx2_rif_takes(const SX2Rif *rif, const SX2Port *in, uint16_t vid)
+{
+    if (!rif->valid || rif->vid != vid) {
+        return false;
+    }
+    if (rif->type == SX2_RITR_TYPE_VLAN) {
+        return true;
+    }
+    return rif->sp_lag ? in->lagged && in->lag_id == rif->sp_port
+                       : !in->lagged && in->system_port == rif->sp_port;
+}
+
+/* The RIF a frame of @vid from @in enters: its sub-port's, or the VLAN's */
+static SX2Rif *sx2_router_rif_in(SX2Router *r, const SX2Port *in,
+                                 uint16_t vid, unsigned *index)
+{
+    SX2Rif *vlan_rif = NULL;
+    unsigned i, vlan_index = 0;
+
+    for (i = 0; i < r->max_rifs; i++) {
+        SX2Rif *rif = &r->rif[i];
+
+        if (!sx2_rif_takes(rif, in, vid)) {
+            continue;
+        }
+        if (rif->type == SX2_RITR_TYPE_SUB_PORT) {
+            *index = i;
+            return rif;
+        }
+        vlan_rif = rif;
+        vlan_index = i;
+    }
+    *index = vlan_index;
+    return vlan_rif;
+}
+
+static void sx2_rif_count(SX2Router *r, const SX2Rif *rif, unsigned dir,
+                          unsigned pkts, unsigned bytes, size_t len)
+{
+    uint64_t *c;
+
+    if (!rif->counted[dir]) {
+        return;
+    }
+    c = r->counters[rif->counter[dir]];
+    c[pkts]++;
+    c[bytes] += len;
+}
+
+static SX2RouteVerdict sx2_route_drop(SX2Router *r, const SX2Rif *rif,
+                                      const SX2Frame *f, SX2Routed *out,
+                                      const char *why)
+{
+    if (rif) {
+        sx2_rif_count(r, rif, SX2_RIF_INGRESS, SX2_RIF_DISCARD_PKTS,
+                      SX2_RIF_DISCARD_BYTES, f->len);
+    }
+    out->why = why;
+    return SX2_ROUTE_DROP;
+}
+
+static SX2RouteVerdict sx2_route_trap(SX2Routed *out, uint16_t trap_id)
+{
+    trace_switchx2_route_trap(trap_id);
+    out->trap_id = trap_id;
+    return SX2_ROUTE_TRAP;
+}
+
+static bool sx2_ipv4_csum_ok(const uint8_t *h, unsigned ihl)
+{
+    uint32_t sum = 0;
+    unsigned i;
+
+    for (i = 0; i < ihl; i += 2) {
+        sum += lduw_be_p(h + i);
+    }
+    while (sum >> 16) {
+        sum = (sum & 0xFFFF) + (sum >> 16);
+    }
+    return sum == 0xFFFF;
+}
+
+/* The IPv4 header of @f, checked as a router must (RFC 1812 5.2.2) */
+static const char *sx2_route_parse_ipv4(const SX2Frame *f, SX2IpInfo *ip)
+{
+    const uint8_t *h = f->buf + f->l3off;
+    size_t avail = f->len - f->l3off;
+    unsigned ihl;
+
+    if (avail < 20 || (h[0] >> 4) != 4) {
+        return "IPv4 header truncated or not version 4";
+    }
+    ihl = (h[0] & 0xF) * 4;
+    ip->ip_len = lduw_be_p(h + 2);
+    if (ihl < 20 || ip->ip_len < ihl || ip->ip_len > avail ||
+        !sx2_ipv4_csum_ok(h, ihl)) {
+        return "IPv4 header corrupted (length or checksum)";
+    }
+    ip->proto = SX2_L3_PROTO_IPV4;
+    ip->ip = h;
+    ip->dip = h + 16;
+    ip->ttl = h[8];
+    if (ip->dip[0] >= 224 || !memcmp(ip->dip, "\0\0\0\0", 4)) {
+        return "IPv4 destination is not unicast";
+    }
+    return NULL;
+}
+
+static const char *sx2_route_parse_ipv6(const SX2Frame *f, SX2IpInfo *ip)
+{
+    const uint8_t *h = f->buf + f->l3off;
+    size_t avail = f->len - f->l3off;
+
+    if (avail < 40 || (h[0] >> 4) != 6) {
+        return "IPv6 header truncated or not version 6";
+    }
+    ip->ip_len = 40 + lduw_be_p(h + 4);
+    if (ip->ip_len > avail) {
+        return "IPv6 payload length beyond the frame";
+    }
+    ip->proto = SX2_L3_PROTO_IPV6;
+    ip->ip = h;
+    ip->dip = h + 24;
+    ip->ttl = h[7];
+    if (ip->dip[0] == 0xff) {
+        return "IPv6 destination is multicast";
+    }
+    return NULL;
+}
+
+/* A flow's hash for ECMP: addresses, protocol and, if there, L4 ports */
+static uint32_t sx2_route_hash(const SX2IpInfo *ip)
+{
+    uint64_t a = 0, b = 0;
+    unsigned alen = ip->proto == SX2_L3_PROTO_IPV4 ? 4 : 16;
+    const uint8_t *sip = ip->dip - alen;
+    unsigned l4 = ip->proto == SX2_L3_PROTO_IPV4 ? ip->ip[9] : ip->ip[6];
+    size_t l4off = ip->proto == SX2_L3_PROTO_IPV4 ? (ip->ip[0] & 0xF) * 4
+                                                  : 40;
+    unsigned i;
+
+    for (i = 0; i < alen; i++) {
+        a = a * 31 + sip[i];
+        b = b * 31 + ip->dip[i];
+    }
+    if ((l4 == IP_PROTO_TCP || l4 == IP_PROTO_UDP) &&
+        ip->ip_len >= l4off + 4) {
+        b ^= (uint64_t)ldl_be_p(ip->ip + l4off) << 8;
+    }
+    return qemu_xxhash4(a, b ^ l4);
+}
+
+/*
+ * Where a route sends the packet: the egress RIF and next-hop MAC, or
+ * a trap or drop verdict (returned; SX2_ROUTE_FORWARD means resolved).
+ */
+static SX2RouteVerdict sx2_route_resolve(SwitchX2State *s,
+                                         const SX2Route *rt,
+                                         const SX2IpInfo *ip,
+                                         SX2Routed *out, unsigned *erif,
+                                         const uint8_t **dmac)
+{
+    const SX2Adj *adj;
+    const SX2Host *h;
+
+    if (rt->trap_action == SX2_RTR_TRAP_TRAP) {
+        return sx2_route_trap(out, rt->trap_id);
+    }
+    if (rt->trap_action == SX2_RTR_TRAP_DISCARD_ERROR) {
+        out->why = "route discards (RALUE trap_action)";
+        return SX2_ROUTE_DROP;
+    }
+    switch (rt->action) {
+    case SX2_RALUE_ACTION_IP2ME:
+        return sx2_route_trap(out, SX2_TRAP_IP2ME);
+    case SX2_RALUE_ACTION_LOCAL:
+        h = sx2_host_lookup(s, rt->local_erif, ip->proto, ip->dip);
+        if (!h) {
+            return sx2_route_trap(out, ip->proto == SX2_L3_PROTO_IPV4 ?
+                                       SX2_TRAP_HOST_MISS_IPV4 :
+                                       SX2_TRAP_HOST_MISS_IPV6);
+        }
+        if (h->trap_action == SX2_RTR_TRAP_TRAP) {
+            return sx2_route_trap(out, h->trap_id);
+        }
+        if (h->trap_action == SX2_RTR_TRAP_DISCARD_ERROR) {
+            out->why = "neighbour discards (RAUHT trap_action)";
+            return SX2_ROUTE_DROP;
+        }
+        *erif = rt->local_erif;
+        *dmac = h->mac;
+        return SX2_ROUTE_FORWARD;
+    default:
+        adj = sx2_adj_entry(s, rt->adj_index +
+                               sx2_route_hash(ip) % rt->ecmp_size);
+        if (!adj->valid) {
+            out->why = "next hop not valid (RATR)";
+            return SX2_ROUTE_DROP;
+        }
+        if (adj->trap_action == SX2_RTR_TRAP_TRAP) {
+            return sx2_route_trap(out, adj->trap_id);
+        }
+        if (adj->trap_action == SX2_RTR_TRAP_DISCARD_ERROR) {
+            out->why = "next hop discards (RATR trap_action)";
+            return SX2_ROUTE_DROP;
+        }
+        *erif = adj->erif;
+        *dmac = adj->dmac;
+        return SX2_ROUTE_FORWARD;
+    }
+}
+
+/* The packet as it leaves: new addresses, TTL or hop limit one less */
+static void sx2_route_rewrite(const SX2IpInfo *ip, const SX2Rif *erif,
+                              const uint8_t *dmac, SX2Routed *out)
+{
+    uint8_t *h = out->buf + ETH_HLEN;
+
+    memcpy(out->buf, dmac, 6);
+    memcpy(out->buf + 6, erif->mac, 6);
+    stw_be_p(out->buf + 12, ip->proto == SX2_L3_PROTO_IPV4 ? ETH_P_IP
+                                                          : ETH_P_IPV6);
+    memcpy(h, ip->ip, ip->ip_len);
+    out->len = ETH_HLEN + ip->ip_len;
+    if (ip->proto == SX2_L3_PROTO_IPV4) {
+        /* RFC 1624: the checksum follows the TTL's word down by 0x0100 */
+        uint32_t sum = (uint16_t)~lduw_be_p(h + 10) + (uint16_t)~0x0100u;
+
+        h[8]--;
+        sum = (sum & 0xFFFF) + (sum >> 16);
+        stw_be_p(h + 10, ~((sum & 0xFFFF) + (sum >> 16)));
+    } else {
+        h[7]--;
+    }
+    out->vid = erif->vid;
+    out->sub_port = erif->type == SX2_RITR_TYPE_SUB_PORT;
+    out->lag = erif->sp_lag;
+    out->port = erif->sp_port;
+}
+
+/* IP of @f that the ingress RIF routes, or NULL with @why set */
+static bool sx2_route_ip(SwitchX2State *s, const SX2Rif *rif,
+                         const SX2Frame *f, SX2IpInfo *ip, const char **why)
+{
+    const SX2Router *r = &s->router;
+
+    if (f->ethertype == ETH_P_IP && rif->ipv4 && r->ipv4_en) {
+        *why = sx2_route_parse_ipv4(f, ip);
+    } else if (f->ethertype == ETH_P_IPV6 && rif->ipv6 && r->ipv6_en) {
+        *why = sx2_route_parse_ipv6(f, ip);
+    } else {
+        *why = "not a protocol the RIF routes";
+    }
+    return !*why;
+}
+
+SX2RouteVerdict sx2_router_route(SwitchX2State *s, SX2Port *in,
+                                 const SX2Frame *f, SX2Routed *out)
+{
+    SX2Router *r = &s->router;
+    const SX2Route *rt;
+    const uint8_t *dmac = NULL;
+    unsigned irif_index, erif_index = 0;
+    SX2RouteVerdict v;
+    const char *why;
+    SX2IpInfo ip;
+    SX2Rif *irif = sx2_router_rif_in(r, in, f->vid, &irif_index);
+    SX2Rif *erif;
+
+    if (!irif) {
+        return sx2_route_drop(r, NULL, f, out, "no RIF for the port and VID");
+    }
+    if (f->ethertype == ETH_P_ARP) {
+        /* An ARP reply (or request) to the router's own MAC */
+        return sx2_route_trap(out, SX2_TRAP_ARPUC);
+    }
+    if (!sx2_route_ip(s, irif, f, &ip, &why)) {
+        return sx2_route_drop(r, irif, f, out, why);
+    }
+    if (ip.proto == SX2_L3_PROTO_IPV6 && ip.dip[0] == 0xfe &&
+        (ip.dip[1] & 0xc0) == 0x80) {
+        /* A router never forwards link-local: it is for the CPU */
+        return sx2_route_trap(out, SX2_TRAP_IPV6_LL_DEST);
+    }
+    if (ip.ttl <= 1) {
+        return sx2_route_trap(out, SX2_TRAP_TTLERROR);
+    }
+    rt = sx2_lpm_lookup(s, irif->vr, ip.proto, ip.dip);
+    if (!rt) {
+        return sx2_route_drop(r, irif, f, out, "no route");
+    }
+    v = sx2_route_resolve(s, rt, &ip, out, &erif_index, &dmac);
+    if (v == SX2_ROUTE_DROP) {
+        return sx2_route_drop(r, irif, f, out, out->why);
+    }
+    if (v == SX2_ROUTE_TRAP) {
+        return v;
+    }
+    erif = erif_index < r->max_rifs ? &r->rif[erif_index] : NULL;
+    if (!erif || !erif->valid) {
+        return sx2_route_drop(r, irif, f, out, "egress RIF deleted");
+    }
+    if (ip.ip_len > erif->mtu) {
+        return sx2_route_trap(out, SX2_TRAP_MTUERROR);
+    }
+    sx2_route_rewrite(&ip, erif, dmac, out);
+    sx2_rif_count(r, irif, SX2_RIF_INGRESS, SX2_RIF_GOOD_UC_PKTS,
+                  SX2_RIF_GOOD_UC_BYTES, f->len);
+    sx2_rif_count(r, erif, SX2_RIF_EGRESS, SX2_RIF_GOOD_UC_PKTS,
+                  SX2_RIF_GOOD_UC_BYTES, out->len);
+    trace_switchx2_route(irif_index, erif_index, ip.proto, out->vid);
+    return SX2_ROUTE_FORWARD;
 }

@@ -2930,10 +2930,12 @@ def udp_counts(q, socks, lp, frames):
     return counts
 
 
-def lag_reg(q, reg_id, size, fields):
+def lag_reg(q, reg_id, size, fields, mac=None):
     p = bytearray(size)
     for off, shift, bits, v in fields:
         fset(p, off, shift, bits, v)
+    if mac:
+        p[mac[0]:mac[0] + 6] = mac[1]
     return reg_cmd(q, reg_id, p, True)[1]
 
 
@@ -3385,6 +3387,156 @@ def router_main():
     q.quit()
 
 
+def ipv4_csum(hdr):
+    s = sum(struct.unpack('>%dH' % (len(hdr) // 2), hdr))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def ip4_frame(dmac, smac, dip, ttl=64, sip=(10, 0, 0, 2), payload=18):
+    """An IPv4 UDP frame with a correct header checksum."""
+    ip = bytearray(struct.pack('>BBHHHBBH4s4s', 0x45, 0, 20 + 8 + payload,
+                               0, 0, ttl, 17, 0, bytes(sip), bytes(dip)))
+    struct.pack_into('>H', ip, 10, ipv4_csum(ip))
+    return (dmac + smac + b'\x08\x00' + bytes(ip) +
+            struct.pack('>HHHH', 1000, 2000, 8 + payload, 0) +
+            bytes(payload))
+
+
+def udp_frames(q, socks, lp, frame):
+    """Send @frame into port @lp: {port: [frames it sent out]}."""
+    udp_drain(socks)
+    socks[lp - 1][0].sendto(frame, ('127.0.0.1', socks[lp - 1][1]))
+    time.sleep(0.1)
+    q.cmd('clock_step 1000')
+    out = {}
+    for i, (sk, _) in enumerate(socks):
+        sk.settimeout(0.2)
+        try:
+            while True:
+                frame = sk.recv(20000)
+                out.setdefault(i + 1, []).append(frame)
+        except (socket.timeout, BlockingIOError):
+            pass
+    return out
+
+
+def route_setup(q):
+    """Port 1 in VLAN 10, port 2 in VLAN 20 (untagged), a router with a
+    RIF in each (RMAC), 192.0.2.0/24 on VLAN 20 with neighbour MAC_B,
+    198.51.100.0/24 via next hop MAC_C on VLAN 20.  EMAD statuses."""
+    def reg(reg_id, pl):
+        return reg_cmd(q, reg_id, pl, True)[1]
+
+    def spvid(lp, pvid):
+        p = lp_pl(8, lp)
+        fset(p, 4, 0, 12, pvid)
+        return reg(0x200E, p)
+
+    sts = [exec_cmd(q, 0x100, opmod=1,
+                    in_mbox=profile_mbox(1, 1, swids=((0, 2), (1, 8))))[0]]
+    for lp, vid in ((1, 10), (2, 20)):
+        sts += [paos_set(q, lp, True), reg(0x200F, spvm_pl(lp, [(vid, 7)])),
+                spvid(lp, vid), reg(0x200D, spms_pl(lp, [(vid, 3)]))]
+    sts += [rgcr(q, max_rifs=16), ritr(q, 0, vid=10),
+            ritr(q, 1, vid=20, extra=[(0x3C, 24, 8, 9), (0x3C, 0, 24, 1)]),
+            ritr(q, 0, vid=10, extra=[(0x38, 24, 8, 9), (0x38, 0, 24, 0)])]
+    sts += [sfd_write(q, 1, [(RMAC, 10, 0, 0, 3), (RMAC, 20, 0, 0, 3),
+                             (MAC_B, 20, 2, 0, 0), (MAC_C, 20, 2, 0, 0)])[0]]
+    ralst = bytearray(0x104)
+    ralst[4:] = b'\xff' * 0x100
+    fset(ralst, 0, 16, 8, 24)
+    fset(ralst, 0, 0, 8, 1)
+    sts += [lag_reg(q, 0x8010, 4, [(0, 24, 4, 0), (0, 0, 8, 1)]),
+            reg(0x8011, ralst),
+            lag_reg(q, 0x8012, 4, [(0, 0, 8, 1)]),
+            ralue4(q, (192, 0, 2, 0), 24, action=1, erif=1),
+            ralue4(q, (198, 51, 100, 0), 24, action=0, adj=0),
+            lag_reg(q, 0x8008, 0x2C, [(0, 28, 4, 1), (0, 24, 1, 1),
+                                      (8, 0, 16, 1)], mac=(0x12, MAC_C)),
+            rauht4(q, 1, (192, 0, 2, 2), MAC_B)]
+    return sts
+
+
+def ralue4(q, dip, plen, action, erif=0, adj=0, ecmp=1, trap_action=0,
+           trap_id=0, op=0):
+    p = bytearray(0x38)
+    fset(p, 0, 20, 3, op)
+    fset(p, 8, 0, 8, plen)
+    p[0x18:0x1C] = bytes(dip)
+    fset(p, 0x1C, 30, 2, 2)
+    fset(p, 0x1C, 16, 8, plen)
+    fset(p, 0x1C, 0, 2, action)
+    fset(p, 0x20, 28, 4, trap_action)
+    fset(p, 0x20, 0, 9, trap_id)
+    if action == 0:
+        fset(p, 0x24, 0, 24, adj)
+        fset(p, 0x28, 0, 13, ecmp)
+    elif action == 1:
+        fset(p, 0x24, 0, 16, erif)
+    return reg_cmd(q, 0x8013, p, True)[1]
+
+
+def rauht4(q, rif, dip, mac, op=0):
+    p = bytearray(0x74)
+    fset(p, 0, 20, 3, op)
+    fset(p, 0, 0, 16, rif)
+    p[0x1C:0x20] = bytes(dip)
+    p[0x6E:0x74] = mac
+    return reg_cmd(q, 0x8014, p, True)[1]
+
+
+# Routing between two VLANs: LPM, neighbours, next hops, exceptions
+def route_main():
+    qmp_path = '/tmp/sx2-qtest-route-%d.sock' % os.getpid()
+    q, socks = qtest_wired(qemu_args=['-qmp', 'unix:%s,server=on,wait=off'
+                                      % qmp_path])
+    qmp = QMP(qmp_path)
+    os.unlink(qmp_path)
+    dev_setup(q, find_dev(q), BAR)
+    sts = route_setup(q)
+    check(sts == [0] * len(sts),
+          'route: VLANs 10 and 20, RIFs, router MACs in the FDB, an LPM '
+          'tree with bin 24, a local and a remote route, a neighbour and a '
+          'next hop (%s)' % sts)
+    got = udp_frames(q, socks, 1, ip4_frame(RMAC, MAC_A, (192, 0, 2, 2)))
+    out = got.get(2, [b''])[0]
+    ip = out[14:34]
+    check(sorted(got) == [2] and len(got[2]) == 1 and out[:6] == MAC_B and
+          out[6:12] == RMAC and ip[8] == 63 and ipv4_csum(ip) == 0,
+          'route: 10.0.0.2 -> 192.0.2.2 from VLAN 10 leaves port 2 to the '
+          'neighbour\'s MAC, from the router\'s, TTL 63, checksum right '
+          '(%s)' % {k: len(v) for k, v in got.items()})
+    got = udp_frames(q, socks, 1, ip4_frame(RMAC, MAC_A, (198, 51, 100, 7)))
+    out = got.get(2, [b''])[0]
+    check(sorted(got) == [2] and out[:6] == MAC_C,
+          'route: 198.51.100.7 leaves port 2 to the next hop MAC_C (%s)' %
+          sorted(got))
+    before = qmp.cmd('query-switchx2', id='sw')['return'][0]['cpu']
+    lost = [udp_frames(q, socks, 1, f) for f in (
+        ip4_frame(RMAC, MAC_A, (192, 0, 2, 2), ttl=1),
+        ip4_frame(RMAC, MAC_A, (192, 0, 2, 9)),
+        ip4_frame(RMAC, MAC_A, (203, 0, 113, 1)))]
+    after = qmp.cmd('query-switchx2', id='sw')['return'][0]['cpu']
+
+    def tried(cpu, tid):
+        t = {x['trap-id']: x for x in cpu.get('traps', [])}.get(tid, {})
+        return t.get('trapped', 0) + t.get('dropped', 0)
+    traps = [tried(after, t) - tried(before, t) for t in (0x53, 0x90)]
+    check(lost == [{}, {}, {}] and traps == [1, 1],
+          'route: TTL 1 (trap TTLERROR 0x53), an unresolved neighbour (trap '
+          'HOST_MISS_IPV4 0x90) and no route are not forwarded (%s, %s)' %
+          (lost, traps))
+    _, cnt_in = ricnt(q, 0)
+    _, cnt_out = ricnt(q, 1)
+    check(cnt_in[0] == 2 and cnt_out[0] == 2 and cnt_in[7] == 1,
+          'route: RIF 0 ingress counted 2 routed and 1 discarded (no '
+          'route), RIF 1 egress 2 routed (%s, %s)' % (cnt_in[:8],
+                                                       cnt_out[:8]))
+    q.quit()
+
+
 main()
 l2_main()
 query_main()
@@ -3395,5 +3547,6 @@ lag_main()
 span_main()
 mc_main()
 router_main()
+route_main()
 print('%d failure(s)' % FAIL)
 sys.exit(1 if FAIL else 0)
