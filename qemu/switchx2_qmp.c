@@ -1,9 +1,10 @@
 /*
  * Mellanox SwitchX-2 switch ASIC emulation: the ASIC seen from the host
  *
- * QMP query-switchx2 and query-switchx2-fdb (schema: switchx2.json):
- * ports, VLAN membership, STP, counters, the CPU path, the FDB and the
- * flood tables, read from the model's state and never changing it.
+ * QMP query-switchx2, query-switchx2-fdb and query-switchx2-routes
+ * (schema: switchx2.json): ports, VLAN membership, STP, counters, the
+ * CPU path, the FDB, the flood tables and the router, read from the
+ * model's state and never changing it (activity bits included).
  * Whatever the guest wrote, every value is mapped onto the schema's
  * types here: an enum the schema lacks would abort the QMP visitor.
  *
@@ -767,5 +768,214 @@ SwitchX2Fdb *qmp_query_switchx2_fdb(bool has_id, const char *id,
     q->flood = sx2_qmp_floods(s, has_fid, fid);
     q->mid_count = s->smid_count;
     q->mids = sx2_qmp_mids(s);
+    return q;
+}
+
+/*
+ * Router
+ */
+static char *sx2_qmp_mac(const uint8_t *mac)
+{
+    return g_strdup_printf("%02x:%02x:%02x:%02x:%02x:%02x", mac[0], mac[1],
+                           mac[2], mac[3], mac[4], mac[5]);
+}
+
+static char *sx2_qmp_ip(unsigned proto, const uint8_t *addr)
+{
+    char buf[INET6_ADDRSTRLEN];
+
+    inet_ntop(proto == SX2_L3_PROTO_IPV4 ? AF_INET : AF_INET6, addr, buf,
+              sizeof(buf));
+    return g_strdup(buf);
+}
+
+static SwitchX2Rif *sx2_qmp_rif(SwitchX2State *s, unsigned index)
+{
+    const SX2Rif *rif = &s->router.rif[index];
+    const uint64_t *in = s->router.counters[rif->counter[SX2_RIF_INGRESS]];
+    const uint64_t *out = s->router.counters[rif->counter[SX2_RIF_EGRESS]];
+    SwitchX2Rif *q = g_new0(SwitchX2Rif, 1);
+
+    q->rif = index;
+    q->type = rif->type == SX2_RITR_TYPE_VLAN ? SWITCHX2_RIF_TYPE_VLAN
+                                              : SWITCHX2_RIF_TYPE_SUB_PORT;
+    q->vid = rif->vid;
+    if (rif->type == SX2_RITR_TYPE_SUB_PORT) {
+        q->has_lag = rif->sp_lag;
+        q->lag = rif->sp_port;
+        q->has_system_port = !rif->sp_lag;
+        q->system_port = rif->sp_port;
+    }
+    q->virtual_router = rif->vr;
+    q->mac = sx2_qmp_mac(rif->mac);
+    q->mtu = rif->mtu;
+    q->ipv4 = rif->ipv4;
+    q->ipv6 = rif->ipv6;
+    if (rif->counted[SX2_RIF_INGRESS]) {
+        q->has_routed_in = q->has_discarded = true;
+        q->routed_in = in[SX2_RIF_GOOD_UC_PKTS];
+        q->discarded = in[SX2_RIF_DISCARD_PKTS];
+    }
+    if (rif->counted[SX2_RIF_EGRESS]) {
+        q->has_routed_out = true;
+        q->routed_out = out[SX2_RIF_GOOD_UC_PKTS];
+    }
+    return q;
+}
+
+static gint sx2_qmp_route_cmp(gconstpointer a, gconstpointer b)
+{
+    const SX2RouteKey *x = a, *y = b;
+
+    if (x->vr != y->vr) {
+        return x->vr - y->vr;
+    }
+    if (x->proto != y->proto) {
+        return x->proto - y->proto;
+    }
+    return memcmp(x->addr, y->addr, 16) ?: x->plen - y->plen;
+}
+
+static SwitchX2RouteAction sx2_qmp_trap_action(unsigned trap_action)
+{
+    return trap_action == SX2_RTR_TRAP_TRAP ? SWITCHX2_ROUTE_ACTION_TRAP
+                                            : SWITCHX2_ROUTE_ACTION_DISCARD;
+}
+
+static SwitchX2Route *sx2_qmp_route(const SX2Route *r)
+{
+    SwitchX2Route *q = g_new0(SwitchX2Route, 1);
+    g_autofree char *addr = sx2_qmp_ip(r->key.proto, r->key.addr);
+
+    q->virtual_router = r->key.vr;
+    q->prefix = g_strdup_printf("%s/%u", addr, r->key.plen);
+    if (r->trap_action != SX2_RTR_TRAP_NOP) {
+        q->action = sx2_qmp_trap_action(r->trap_action);
+        q->has_trap_id = r->trap_action == SX2_RTR_TRAP_TRAP;
+        q->trap_id = r->trap_id;
+    } else if (r->action == SX2_RALUE_ACTION_REMOTE) {
+        q->action = SWITCHX2_ROUTE_ACTION_REMOTE;
+        q->has_adjacency = q->has_ecmp_size = true;
+        q->adjacency = r->adj_index;
+        q->ecmp_size = r->ecmp_size;
+    } else if (r->action == SX2_RALUE_ACTION_LOCAL) {
+        q->action = SWITCHX2_ROUTE_ACTION_LOCAL;
+        q->has_rif = true;
+        q->rif = r->local_erif;
+    } else {
+        q->action = SWITCHX2_ROUTE_ACTION_IP2ME;
+    }
+    return q;
+}
+
+static SwitchX2RouteList *sx2_qmp_routes(SwitchX2State *s)
+{
+    SwitchX2RouteList *list = NULL, **tail = &list;
+    GList *keys = g_list_sort(g_hash_table_get_keys(s->lpm.routes),
+                              sx2_qmp_route_cmp);
+    GList *k;
+
+    for (k = keys; k; k = k->next) {
+        QAPI_LIST_APPEND(tail, sx2_qmp_route(g_hash_table_lookup(
+                                                 s->lpm.routes, k->data)));
+    }
+    g_list_free(keys);
+    return list;
+}
+
+static SwitchX2Neighbour *sx2_qmp_neighbour(unsigned rif, const uint8_t *mac,
+                                            unsigned trap_action,
+                                            unsigned trap_id, bool active)
+{
+    SwitchX2Neighbour *q = g_new0(SwitchX2Neighbour, 1);
+
+    q->rif = rif;
+    q->mac = sx2_qmp_mac(mac);
+    q->action = trap_action == SX2_RTR_TRAP_NOP ?
+                SWITCHX2_ROUTE_ACTION_FORWARD :
+                sx2_qmp_trap_action(trap_action);
+    q->has_trap_id = trap_action == SX2_RTR_TRAP_TRAP;
+    q->trap_id = trap_id;
+    q->active = active;
+    return q;
+}
+
+static SwitchX2NeighbourList *sx2_qmp_next_hops(SwitchX2State *s)
+{
+    SwitchX2NeighbourList *list = NULL, **tail = &list;
+    unsigned i;
+
+    for (i = 0; s->neigh.adj && i < SX2_ADJ_SIZE; i++) {
+        const SX2Adj *a = &s->neigh.adj[i];
+        SwitchX2Neighbour *q;
+
+        if (!a->valid) {
+            continue;
+        }
+        q = sx2_qmp_neighbour(a->erif, a->dmac, a->trap_action, a->trap_id,
+                              a->active);
+        q->has_index = true;
+        q->index = i;
+        QAPI_LIST_APPEND(tail, q);
+    }
+    return list;
+}
+
+static gint sx2_qmp_host_cmp(gconstpointer a, gconstpointer b)
+{
+    return memcmp(a, b, sizeof(SX2HostKey));
+}
+
+static SwitchX2NeighbourList *sx2_qmp_hosts(SwitchX2State *s)
+{
+    SwitchX2NeighbourList *list = NULL, **tail = &list;
+    GList *keys = g_list_sort(g_hash_table_get_keys(s->neigh.hosts),
+                              sx2_qmp_host_cmp);
+    GList *k;
+
+    for (k = keys; k; k = k->next) {
+        const SX2Host *h = g_hash_table_lookup(s->neigh.hosts, k->data);
+        SwitchX2Neighbour *q = sx2_qmp_neighbour(h->key.rif, h->mac,
+                                                 h->trap_action, h->trap_id,
+                                                 h->active);
+
+        q->has_address = true;
+        q->address = sx2_qmp_ip(h->key.proto, h->key.addr);
+        QAPI_LIST_APPEND(tail, q);
+    }
+    g_list_free(keys);
+    return list;
+}
+
+SwitchX2Routes *qmp_query_switchx2_routes(bool has_id, const char *id,
+                                          Error **errp)
+{
+    SwitchX2RifList **rifs;
+    SwitchX2Routes *q;
+    SwitchX2State *s;
+    unsigned i;
+
+    trace_switchx2_qmp("query-switchx2-routes", has_id ? id : "(only)");
+    s = sx2_qmp_find(has_id ? id : NULL, errp);
+    if (!s) {
+        return NULL;
+    }
+    q = g_new0(SwitchX2Routes, 1);
+    q->has_id = DEVICE(s)->id != NULL;
+    q->id = g_strdup(DEVICE(s)->id);
+    q->qom_path = object_get_canonical_path(OBJECT(s));
+    q->attached = sx2_router_attached(s);
+    q->ipv4 = s->router.ipv4_en;
+    q->ipv6 = s->router.ipv6_en;
+    q->max_rifs = s->router.max_rifs;
+    rifs = &q->rifs;
+    for (i = 0; i < s->router.max_rifs; i++) {
+        if (s->router.rif[i].valid) {
+            QAPI_LIST_APPEND(rifs, sx2_qmp_rif(s, i));
+        }
+    }
+    q->routes = sx2_qmp_routes(s);
+    q->next_hops = sx2_qmp_next_hops(s);
+    q->neighbours = sx2_qmp_hosts(s);
     return q;
 }

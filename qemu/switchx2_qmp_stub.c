@@ -1,8 +1,8 @@
 /*
  * Mellanox SwitchX-2 switch ASIC emulation: QMP without the device
  *
- * The schema (switchx2.json) declares query-switchx2 and
- * query-switchx2-fdb in every build; a QEMU built without
+ * The schema (switchx2.json) declares query-switchx2,
+ * query-switchx2-fdb and query-switchx2-routes in every build; a QEMU built without
  * CONFIG_SWITCHX2 links these instead of switchx2_qmp.c.
  *
  * Copyright (c) 2026 The switchx2-emu authors
@@ -28,6 +28,13 @@ SwitchX2InfoList *qmp_query_switchx2(bool has_id, const char *id,
 
 SwitchX2Fdb *qmp_query_switchx2_fdb(bool has_id, const char *id,
                                     bool has_fid, uint16_t fid, Error **errp)
+{
+    sx2_qmp_absent(errp);
+    return NULL;
+}
+
+SwitchX2Routes *qmp_query_switchx2_routes(bool has_id, const char *id,
+                                         Error **errp)
 {
     sx2_qmp_absent(errp);
     return NULL;

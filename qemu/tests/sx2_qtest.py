@@ -3478,6 +3478,36 @@ def ralue4(q, dip, plen, action, erif=0, adj=0, ecmp=1, trap_action=0,
     return reg_cmd(q, 0x8013, p, True)[1]
 
 
+def ralue6(q, dip, plen, erif=1):
+    """An IPv6 route, local through @erif."""
+    p = bytearray(0x38)
+    fset(p, 0, 24, 4, 1)
+    fset(p, 8, 0, 8, plen)
+    p[0x0C:0x1C] = dip
+    fset(p, 0x1C, 30, 2, 2)
+    fset(p, 0x1C, 16, 8, plen)
+    fset(p, 0x1C, 0, 2, 1)
+    fset(p, 0x24, 0, 16, erif)
+    return reg_cmd(q, 0x8013, p, True)[1]
+
+
+def rauht6(q, rif, dip, mac):
+    p = bytearray(0x74)
+    fset(p, 0, 24, 2, 1)
+    fset(p, 0, 0, 16, rif)
+    p[0x10:0x20] = dip
+    p[0x6E:0x74] = mac
+    return reg_cmd(q, 0x8014, p, True)[1]
+
+
+def ip6_frame(dmac, smac, dip, hlim=64, payload=18):
+    sip = bytes.fromhex('20010db8001000000000000000000002')
+    ip = struct.pack('>IHBB16s16s', 6 << 28, 8 + payload, 17, hlim, sip,
+                     dip)
+    return (dmac + smac + b'\x86\xdd' + ip +
+            struct.pack('>HHHH', 1000, 2000, 8 + payload, 0) + bytes(payload))
+
+
 def rauht4(q, rif, dip, mac, op=0):
     p = bytearray(0x74)
     fset(p, 0, 20, 3, op)
@@ -3534,6 +3564,46 @@ def route_main():
           'route: RIF 0 ingress counted 2 routed and 1 discarded (no '
           'route), RIF 1 egress 2 routed (%s, %s)' % (cnt_in[:8],
                                                        cnt_out[:8]))
+    dip6 = bytes.fromhex('20010db8002000000000000000000002')
+    ralst = bytearray(0x104)
+    ralst[4:] = b'\xff' * 0x100
+    fset(ralst, 0, 16, 8, 64)
+    fset(ralst, 0, 0, 8, 2)
+    sts = [lag_reg(q, 0x8010, 4, [(0, 24, 4, 1), (0, 0, 8, 2)]),
+           reg_cmd(q, 0x8011, ralst, True)[1],
+           ralue6(q, dip6[:8] + bytes(8), 48),
+           lag_reg(q, 0x8012, 4, [(0, 12, 4, 1), (0, 0, 8, 2)]),
+           ralue6(q, dip6[:6] + bytes(10), 48),
+           ralue6(q, dip6[:8] + bytes(8), 64),
+           rauht6(q, 1, dip6, MAC_B)]
+    got = udp_frames(q, socks, 1, ip6_frame(RMAC, MAC_A, dip6))
+    out = got.get(2, [b''])[0]
+    low = udp_frames(q, socks, 1, ip6_frame(RMAC, MAC_A, dip6, hlim=1))
+    check(sts == [0, 0, 7, 0, 7, 0, 0] and sorted(got) == [2] and
+          out[:6] == MAC_B and out[6:12] == RMAC and out[21] == 63 and
+          low == {},
+          'route: IPv6: a /48 route refused before the virtual router has a '
+          'tree and after (no bin 48); 2001:db8:20::2 routed to the '
+          'neighbour, hop '
+          'limit 63; hop limit 1 not forwarded (%s, %s)' % (sts, sorted(got)))
+    r = qmp.cmd('query-switchx2-routes', id='sw').get('return', {})
+    rifs = [(x['rif'], x['vid'], x.get('routed-in'), x.get('routed-out'))
+            for x in r.get('rifs', [])]
+    routes = [(x['prefix'], x['action'], x.get('rif'), x.get('adjacency'))
+              for x in r.get('routes', []) if ':' not in x['prefix']]
+    hosts = [(x['address'], x['rif'], x['mac'], x['active'])
+             for x in r.get('neighbours', []) if ':' not in x['address']]
+    hops = [(x['index'], x['rif'], x['mac'], x['active'])
+            for x in r.get('next-hops', [])]
+    check(r.get('attached') and r.get('max-rifs') == 16 and
+          rifs == [(0, 10, 3, None), (1, 20, None, 3)] and
+          routes == [('192.0.2.0/24', 'local', 1, None),
+                     ('198.51.100.0/24', 'remote', None, 0)] and
+          hosts == [('192.0.2.2', 1, '02:00:00:00:00:0b', True)] and
+          hops == [(0, 1, '02:00:00:00:00:0c', True)],
+          'route: query-switchx2-routes shows the RIFs with their counters, '
+          'the two routes, the neighbour and the next hop, both active '
+          '(%s, %s, %s, %s)' % (rifs, routes, hosts, hops))
     q.quit()
 
 
