@@ -86,30 +86,46 @@ static unsigned sx2_router_rif_count(const SX2Router *r)
     return n;
 }
 
-/* RGCR: what SwitchX-2 does not support, refused with LOG_UNIMP */
-static bool sx2_rgcr_supported(const uint8_t *pl)
+/* A register field the model refuses to see set, and why */
+typedef struct SX2UnsetField {
+    const char *name;
+    unsigned off, shift, bits;
+} SX2UnsetField;
+
+/*
+ * Whether every one of @fields is 0 in @pl; the first that is not is
+ * logged as unimplemented (LOG_UNIMP) with its reason.
+ */
+static bool sx2_fields_unset(const char *reg, const uint8_t *pl,
+                             const SX2UnsetField *fields, unsigned n)
 {
-    static const struct {
-        const char *name;
-        unsigned off, shift, bits;
-    } unsupported[] = {
-        { "usp", SX2_REG_RGCR_USP },
-        { "pcp_rw", SX2_REG_RGCR_PCP_RW },
-        { "activity_dis", SX2_REG_RGCR_ACTIVITY_DIS },
-    };
     unsigned i;
 
-    for (i = 0; i < ARRAY_SIZE(unsupported); i++) {
-        uint32_t v = sx2_fget(pl, unsupported[i].off, unsupported[i].shift,
-                              unsupported[i].bits);
+    for (i = 0; i < n; i++) {
+        uint32_t v = sx2_fget(pl, fields[i].off, fields[i].shift,
+                              fields[i].bits);
 
         if (v) {
-            qemu_log_mask(LOG_UNIMP, "switchx2: RGCR: %s %u: not supported "
-                          "by SwitchX-2\n", unsupported[i].name, v);
+            qemu_log_mask(LOG_UNIMP, "switchx2: %s: %s = %u\n", reg,
+                          fields[i].name, v);
             return false;
         }
     }
     return true;
+}
+
+/* RGCR: what SwitchX-2 does not support, refused with LOG_UNIMP */
+static bool sx2_rgcr_supported(const uint8_t *pl)
+{
+    static const SX2UnsetField unsupported[] = {
+        { "usp (not supported by SwitchX-2)", SX2_REG_RGCR_USP },
+        { "pcp_rw (not supported by SwitchX-2)", SX2_REG_RGCR_PCP_RW },
+        { "activity_dis (not supported by SwitchX-2)",
+          SX2_REG_RGCR_ACTIVITY_DIS },
+    };
+
+    return sx2_fields_unset("RGCR", pl, unsupported,
+                            ARRAY_SIZE(unsupported));
 }
 
 /*
@@ -156,10 +172,7 @@ uint8_t sx2_reg_rgcr(SwitchX2State *s, uint8_t *pl, bool write)
 /* RITR fields SwitchX-2 reserves or does not support: LOG_UNIMP */
 static bool sx2_ritr_supported(const uint8_t *pl)
 {
-    static const struct {
-        const char *name;
-        unsigned off, shift, bits;
-    } unsupported[] = {
+    static const SX2UnsetField unsupported[] = {
         { "op (reserved for SwitchX-2)", SX2_REG_RITR_OP },
         { "ipv4_fe (not supported in SwitchX-2)", SX2_REG_RITR_IPV4_FE },
         { "ipv6_fe (not supported in SwitchX-2)", SX2_REG_RITR_IPV6_FE },
@@ -173,7 +186,6 @@ static bool sx2_ritr_supported(const uint8_t *pl)
         { "if_vrrp_id_ipv4", SX2_REG_RITR_IF_VRRP_IPV4 },
     };
     unsigned type = sx2_fget(pl, SX2_REG_RITR_TYPE);
-    unsigned i;
 
     if (type != SX2_RITR_TYPE_VLAN && type != SX2_RITR_TYPE_SUB_PORT) {
         qemu_log_mask(LOG_UNIMP, "switchx2: RITR: type %u: only VLAN (0) "
@@ -181,15 +193,9 @@ static bool sx2_ritr_supported(const uint8_t *pl)
                       "vFIDs on SwitchX-2)\n", type);
         return false;
     }
-    for (i = 0; i < ARRAY_SIZE(unsupported); i++) {
-        uint32_t v = sx2_fget(pl, unsupported[i].off, unsupported[i].shift,
-                              unsupported[i].bits);
-
-        if (v) {
-            qemu_log_mask(LOG_UNIMP, "switchx2: RITR: %s = %u\n",
-                          unsupported[i].name, v);
-            return false;
-        }
+    if (!sx2_fields_unset("RITR", pl, unsupported,
+                          ARRAY_SIZE(unsupported))) {
+        return false;
     }
     if ((type == SX2_RITR_TYPE_VLAN && sx2_fget(pl, SX2_REG_RITR_VLAN_EFID)) ||
         (type == SX2_RITR_TYPE_SUB_PORT && sx2_fget(pl, SX2_REG_RITR_SP_EFID))) {
