@@ -805,6 +805,8 @@ void sx2_neigh_fini(SwitchX2State *s);
 void sx2_neigh_reset(SwitchX2State *s);
 uint8_t sx2_reg_ratr(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_rauht(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_rauhtd(SwitchX2State *s, uint8_t *pl, bool write);
+gint sx2_host_key_cmp(gconstpointer a, gconstpointer b);
 SX2Adj *sx2_adj_entry(SwitchX2State *s, unsigned index);
 SX2Host *sx2_host_lookup(SwitchX2State *s, unsigned rif, unsigned proto,
                          const uint8_t *addr);

@@ -1217,4 +1217,31 @@ enum {
 #define SX2_RAUHT_OP_DELETE             3
 #define SX2_RAUHT_OP_DELETE_ALL         4
 
+/* RAUHTD - dump of the host table's active entries */
+#define SX2_REG_RAUHTD_ID               0x8018
+#define SX2_REG_RAUHTD_LEN              0x420
+#define SX2_REG_RAUHTD_FILTER_FIELDS    0x00, 0, 8
+#define SX2_REG_RAUHTD_OP               0x04, 24, 2
+#define SX2_REG_RAUHTD_NUM_REC          0x04, 0, 8
+#define SX2_REG_RAUHTD_ENTRY_A          0x08, 16, 1
+#define SX2_REG_RAUHTD_TYPE             0x08, 0, 4
+#define SX2_REG_RAUHTD_ENTRY_RIF        0x0C, 0, 16
+#define SX2_RAUHTD_FILTER_A             (1u << 0)
+#define SX2_RAUHTD_FILTER_RIF           (1u << 3)
+#define SX2_RAUHTD_OP_DUMP              0
+#define SX2_RAUHTD_OP_DUMP_AND_CLEAR    1
+#define SX2_RAUHTD_REC_OFF              0x20
+#define SX2_RAUHTD_REC_LEN              0x20
+#define SX2_RAUHTD_REC_MAX              32
+#define SX2_RAUHTD_IPV4_PER_REC         4
+#define SX2_RAUHTD_IPV4_ENT_LEN         0x08
+/* In a record, at its start: */
+#define SX2_RAUHTD_REC_NUM_ENTRIES      0x00, 28, 2     /* IPv4: count - 1 */
+#define SX2_RAUHTD_REC_TYPE             0x00, 24, 2
+/* In an entry (IPv4: 8 bytes, 4 a record; IPv6: the whole record): */
+#define SX2_RAUHTD_ENT_A                0x00, 16, 1
+#define SX2_RAUHTD_ENT_RIF              0x00, 0, 16
+#define SX2_RAUHTD_IPV4_ENT_DIP         0x04, 0, 32
+#define SX2_RAUHTD_IPV6_ENT_DIP         0x10    /* 16 bytes */
+
 #endif /* HW_NET_SWITCHX2_HW_H */

@@ -331,3 +331,92 @@ SX2Host *sx2_host_lookup(SwitchX2State *s, unsigned rif, unsigned proto,
     }
     return h;
 }
+
+/* Neighbours in a stable order (that of their keys' bytes) */
+gint sx2_host_key_cmp(gconstpointer a, gconstpointer b)
+{
+    return memcmp(a, b, sizeof(SX2HostKey));
+}
+
+/* Whether a RAUHTD request's filters take @h */
+static bool sx2_rauhtd_takes(const uint8_t *pl, const SX2Host *h)
+{
+    unsigned filter = sx2_fget(pl, SX2_REG_RAUHTD_FILTER_FIELDS);
+
+    if (h->key.proto != sx2_fget(pl, SX2_REG_RAUHTD_TYPE)) {
+        return false;
+    }
+    if ((filter & SX2_RAUHTD_FILTER_A) &&
+        h->active != sx2_fget(pl, SX2_REG_RAUHTD_ENTRY_A)) {
+        return false;
+    }
+    return !(filter & SX2_RAUHTD_FILTER_RIF) ||
+           h->key.rif == sx2_fget(pl, SX2_REG_RAUHTD_ENTRY_RIF);
+}
+
+/* Entry @e of record @rec of a RAUHTD answer: @h */
+static void sx2_rauhtd_put(uint8_t *pl, unsigned rec, unsigned e,
+                           const SX2Host *h)
+{
+    uint8_t *r = pl + SX2_RAUHTD_REC_OFF + rec * SX2_RAUHTD_REC_LEN;
+    uint8_t *ent = r + e * SX2_RAUHTD_IPV4_ENT_LEN;
+
+    sx2_fset(r, SX2_RAUHTD_REC_TYPE, h->key.proto);
+    sx2_fset(r, SX2_RAUHTD_REC_NUM_ENTRIES, e);
+    sx2_fset(ent, SX2_RAUHTD_ENT_A, h->active);
+    sx2_fset(ent, SX2_RAUHTD_ENT_RIF, h->key.rif);
+    if (h->key.proto == SX2_L3_PROTO_IPV4) {
+        sx2_fset(ent, SX2_RAUHTD_IPV4_ENT_DIP, ldl_be_p(h->key.addr));
+    } else {
+        memcpy(r + SX2_RAUHTD_IPV6_ENT_DIP, h->key.addr, 16);
+    }
+}
+
+/*
+ * RAUHTD - a dump of the neighbours the filters take (the driver asks
+ * for the active ones, and clears them as they are dumped, to keep used
+ * neighbours alive): up to num_rec records, IPv4 four entries a record,
+ * IPv6 one.  Fewer records than asked for means the dump is complete.
+ */
+uint8_t sx2_reg_rauhtd(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned type = sx2_fget(pl, SX2_REG_RAUHTD_TYPE);
+    unsigned op = sx2_fget(pl, SX2_REG_RAUHTD_OP);
+    unsigned max = sx2_fget(pl, SX2_REG_RAUHTD_NUM_REC);
+    unsigned per_rec = type == SX2_L3_PROTO_IPV4 ? SX2_RAUHTD_IPV4_PER_REC
+                                                 : 1;
+    unsigned n = 0, recs = 0;
+    GList *keys, *k;
+
+    if (write) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RAUHTD is query only\n");
+        return BAD_PARAM;
+    }
+    if ((type != SX2_L3_PROTO_IPV4 && type != SX2_L3_PROTO_IPV6) ||
+        (op != SX2_RAUHTD_OP_DUMP && op != SX2_RAUHTD_OP_DUMP_AND_CLEAR) ||
+        max > SX2_RAUHTD_REC_MAX) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RAUHTD: type %u op %u "
+                      "num_rec %u\n", type, op, max);
+        return BAD_PARAM;
+    }
+    memset(pl + SX2_RAUHTD_REC_OFF, 0,
+           SX2_REG_RAUHTD_LEN - SX2_RAUHTD_REC_OFF);
+    keys = g_list_sort(g_hash_table_get_keys(s->neigh.hosts),
+                       sx2_host_key_cmp);
+    for (k = keys; k && n < max * per_rec; k = k->next) {
+        SX2Host *h = g_hash_table_lookup(s->neigh.hosts, k->data);
+
+        if (!sx2_rauhtd_takes(pl, h)) {
+            continue;
+        }
+        sx2_rauhtd_put(pl, n / per_rec, n % per_rec, h);
+        if (op == SX2_RAUHTD_OP_DUMP_AND_CLEAR) {
+            h->active = false;
+        }
+        n++;
+    }
+    g_list_free(keys);
+    recs = DIV_ROUND_UP(n, per_rec);
+    sx2_fset(pl, SX2_REG_RAUHTD_NUM_REC, recs);
+    return OK;
+}

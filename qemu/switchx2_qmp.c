@@ -921,16 +921,11 @@ static SwitchX2NeighbourList *sx2_qmp_next_hops(SwitchX2State *s)
     return list;
 }
 
-static gint sx2_qmp_host_cmp(gconstpointer a, gconstpointer b)
-{
-    return memcmp(a, b, sizeof(SX2HostKey));
-}
-
 static SwitchX2NeighbourList *sx2_qmp_hosts(SwitchX2State *s)
 {
     SwitchX2NeighbourList *list = NULL, **tail = &list;
     GList *keys = g_list_sort(g_hash_table_get_keys(s->neigh.hosts),
-                              sx2_qmp_host_cmp);
+                              sx2_host_key_cmp);
     GList *k;
 
     for (k = keys; k; k = k->next) {

@@ -215,7 +215,7 @@ static const uint16_t known_regs[] = {
     /* appended: older corpus selectors keep their register */
     0x2007, 0x4004, 0x2014, 0x2015, 0x2016, 0x901a, 0x901b,
     0x8001, 0x8002, 0x800b, 0x8008, 0x8010, 0x8011, 0x8012, 0x8013,
-    0x8014,
+    0x8014, 0x8018,
 };
 
 /* What the driver side knows about the device, copied into each child */

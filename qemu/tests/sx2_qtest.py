@@ -3508,6 +3508,31 @@ def ip6_frame(dmac, smac, dip, hlim=64, payload=18):
             struct.pack('>HHHH', 1000, 2000, 8 + payload, 0) + bytes(payload))
 
 
+def rauhtd(q, proto):
+    """RAUHTD as Spectrum asks it: active entries, dump and clear, 32
+    records: [(rif, address)]."""
+    p = bytearray(0x420)
+    fset(p, 0, 0, 8, 1)
+    fset(p, 4, 24, 2, 1)
+    fset(p, 4, 0, 8, 32)
+    fset(p, 8, 16, 1, 1)
+    fset(p, 8, 0, 4, proto)
+    _, est, out = reg_cmd(q, 0x8018, p, False)
+    got = []
+    for r in range(fget(out, 4, 0, 8)):
+        rec = out[0x20 + 0x20 * r:0x40 + 0x20 * r]
+        if proto == 0:
+            for e in range(fget(rec, 0, 28, 2) + 1):
+                got.append((fget(rec, 8 * e, 0, 16),
+                            socket.inet_ntop(socket.AF_INET,
+                                             bytes(rec[8 * e + 4:8 * e + 8]))))
+        else:
+            got.append((fget(rec, 0, 0, 16),
+                        socket.inet_ntop(socket.AF_INET6,
+                                         bytes(rec[0x10:0x20]))))
+    return got if est == 0 else est
+
+
 def rauht4(q, rif, dip, mac, op=0):
     p = bytearray(0x74)
     fset(p, 0, 20, 3, op)
@@ -3604,6 +3629,13 @@ def route_main():
           'route: query-switchx2-routes shows the RIFs with their counters, '
           'the two routes, the neighbour and the next hop, both active '
           '(%s, %s, %s, %s)' % (rifs, routes, hosts, hops))
+    # RAUHTD: the active neighbours, cleared as they are dumped
+    rauht4(q, 1, (192, 0, 2, 3), MAC_C)
+    dumps = [rauhtd(q, 0), rauhtd(q, 0), rauhtd(q, 1)]
+    check(dumps == [[(1, '192.0.2.2')], [], [(1, '2001:db8:20::2')]],
+          'route: RAUHTD dumps the active IPv4 neighbour (not the unused '
+          'one) and clears it: a second dump is empty; IPv6 apart (%s)' %
+          dumps)
     q.quit()
 
 
