@@ -319,6 +319,12 @@ static uint8_t sx2_cmd_config_profile(SwitchX2State *s, SX2CmdCtx *c)
         if (smask & 1) {
             uint32_t type = sx2_fget(c->in, SX2_CP_SWID_TYPE(i));
 
+            if (type == SX2_SWID_TYPE_ROUTER_PORT &&
+                s->fault[SX2_FAULT_NO_ROUTER]) {
+                qemu_log_mask(LOG_UNIMP, "switchx2: CONFIG_PROFILE: swid %u "
+                              "type 8 (router port): fault-no-router\n", i);
+                return SX2_CMD_STATUS_BAD_PARAM;
+            }
             if (type > SX2_SWID_TYPE_ETH &&
                 type != SX2_SWID_TYPE_ROUTER_PORT) {
                 qemu_log_mask(LOG_GUEST_ERROR,

@@ -92,13 +92,18 @@ static const SX2FaultKnob sx2_fault_knobs[SX2_FAULT_MAX] = {
         "CONFIG_PROFILE asking for more than N per-VID flood tables is "
         "refused, as by silicon that has fewer (0: the model's limit "
         "alone)" },
+    [SX2_FAULT_NO_ROUTER] = {
+        "fault-no-router",
+        "while not 0, CONFIG_PROFILE typing a switch partition router "
+        "port is refused, as by silicon or firmware without a router" },
 };
 
 /* Use one of the next-N faults if it is armed; false if it is not */
 bool sx2_fault_take(SwitchX2State *s, SX2Fault f)
 {
     assert(f < SX2_FAULT_MAX && f != SX2_FAULT_EMAD_DELAY_MS &&
-           f != SX2_FAULT_EMAD_REG && f != SX2_FAULT_MAX_VID_FLOOD_TABLES);
+           f != SX2_FAULT_EMAD_REG && f != SX2_FAULT_MAX_VID_FLOOD_TABLES &&
+           f != SX2_FAULT_NO_ROUTER);
     if (!s->fault[f]) {
         return false;
     }

@@ -676,7 +676,8 @@ def main():
              'fault-emad-delay-ms', 'fault-cmd-error', 'fault-cqe-error',
              'fault-cqe-bad-length', 'fault-rdq-bad-port', 'fault-pude-flap',
              'fault-emad-reg', 'fault-emad-skip', 'fault-wqe-byte-count',
-             'fault-cqe-foreign-dq', 'fault-max-vid-flood-tables']
+             'fault-cqe-foreign-dq', 'fault-max-vid-flood-tables',
+             'fault-no-router']
     # ... and the host looks at whatever state the garbage makes
     queries = []
     for i in range(1500):
@@ -983,6 +984,19 @@ def faults_main(q, qmp, r, emad, paos_oper):
           'fault-max-vid-flood-tables 1: CONFIG_PROFILE with 3 per-VID '
           'flood tables -> EXCEED_LIM, with 1 taken; 0: 3 taken (%s)' %
           (sts + [st3]))
+    # Silicon (or firmware) without a router
+    router = ((0, 2), (1, 8))
+    qom_set(qmp, 'fault-no-router', 1)
+    sts = [exec_cmd(q, 0x100, opmod=1,
+                    in_mbox=profile_mbox(2, 3, swids=sw))[0]
+           for sw in (router, ((0, 2),))]
+    qom_set(qmp, 'fault-no-router', 0)
+    sts.append(exec_cmd(q, 0x100, opmod=1,
+                        in_mbox=profile_mbox(2, 3, swids=router))[0])
+    check(sts == [3, 0, 0],
+          'fault-no-router 1: CONFIG_PROFILE with a router port swid -> '
+          'BAD_PARAM, without one taken; 0: the router swid taken (%s)' %
+          sts)
 
     # refuse-reg: silicon without the registers named
     def spvm_vid7(ieu, write=True):
