@@ -157,6 +157,13 @@ sx_asic_fdb() {
 	printf '%s\n' "$reply" | jq -r ".return | $1"
 }
 
+# sx_router JQ_FILTER: QMP query-switchx2-routes (the ASIC's router: its
+# interfaces, routes, next hops and neighbours), filtered by JQ_FILTER.
+sx_router() {
+	reply=$(host_qmp "{\"execute\": \"query-switchx2-routes\", \"arguments\": {\"id\": \"$SX_ID\"}}") || return 1
+	printf '%s\n' "$reply" | jq -r ".return | $1"
+}
+
 # sx_flood_ports TYPE VID: the local ports (0 is the CPU) of the ASIC's
 # flood table entry for VID of flood type TYPE (SwitchX2FloodType), in
 # one line.
