@@ -780,6 +780,7 @@ typedef struct SX2Routed {
 
 /* switchx2_router.c */
 bool sx2_router_attached(const SwitchX2State *s);
+bool sx2_router_write_ok(const SwitchX2State *s, const char *reg);
 void sx2_router_init(SwitchX2State *s);
 void sx2_router_fini(SwitchX2State *s);
 void sx2_router_reset(SwitchX2State *s);

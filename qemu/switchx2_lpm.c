@@ -139,8 +139,7 @@ uint8_t sx2_reg_ralta(SwitchX2State *s, uint8_t *pl, bool write)
         sx2_fset(pl, SX2_REG_RALTA_PROTOCOL, t->proto);
         return OK;
     }
-    if (!sx2_router_attached(s)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALTA: no router\n");
+    if (!sx2_router_write_ok(s, "RALTA")) {
         return BAD_PARAM;
     }
     switch (sx2_fget(pl, SX2_REG_RALTA_OP)) {
@@ -298,6 +297,9 @@ uint8_t sx2_reg_raltb(SwitchX2State *s, uint8_t *pl, bool write)
     if (!write) {
         sx2_fset(pl, SX2_REG_RALTB_TREE_ID, s->lpm.vr_tree[vr][proto]);
         return OK;
+    }
+    if (!sx2_router_write_ok(s, "RALTB")) {
+        return BAD_PARAM;
     }
     if (tree_id) {
         SX2LpmTree *t = sx2_lpm_tree(s, "RALTB", tree_id);
@@ -489,7 +491,8 @@ uint8_t sx2_reg_ralue(SwitchX2State *s, uint8_t *pl, bool write)
     }
     sx2_lpm_mask(key.addr, key.plen);
     if (write) {
-        return sx2_ralue_write(s, pl, &key);
+        return sx2_router_write_ok(s, "RALUE") ?
+               sx2_ralue_write(s, pl, &key) : BAD_PARAM;
     }
     r = g_hash_table_lookup(s->lpm.routes, &key);
     if (!r) {

@@ -170,7 +170,8 @@ uint8_t sx2_reg_ratr(SwitchX2State *s, uint8_t *pl, bool write)
     }
     adj = &s->neigh.adj[index];
     if (write) {
-        return sx2_ratr_write(s, pl, adj, index);
+        return sx2_router_write_ok(s, "RATR") ?
+               sx2_ratr_write(s, pl, adj, index) : BAD_PARAM;
     }
     if (op != SX2_RATR_OP_READ && op != SX2_RATR_OP_READ_CLEAR) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RATR: query op %u\n", op);
@@ -300,7 +301,8 @@ uint8_t sx2_reg_rauht(SwitchX2State *s, uint8_t *pl, bool write)
         return BAD_PARAM;
     }
     if (write) {
-        return sx2_rauht_write(s, pl, &key);
+        return sx2_router_write_ok(s, "RAUHT") ?
+               sx2_rauht_write(s, pl, &key) : BAD_PARAM;
     }
     h = g_hash_table_lookup(s->neigh.hosts, &key);
     if (!h) {

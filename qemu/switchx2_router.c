@@ -1,10 +1,13 @@
 /*
- * Mellanox SwitchX-2 switch ASIC emulation: router configuration
+ * Mellanox SwitchX-2 switch ASIC emulation: the router
  *
  * RGCR enables the router and sizes its interface table; RITR creates
  * router interfaces (RIFs) on a VLAN or on one {port or LAG, VLAN}
  * (a sub-port); RICNT reads and clears the RIF counter sets that RITR
- * binds to a RIF's ingress and egress.
+ * binds to a RIF's ingress and egress.  The routing stage at the end
+ * of the file routes what the forwarding stage hands it, with the
+ * routes of switchx2_lpm.c and the next hops and neighbours of
+ * switchx2_neigh.c.
  *
  * The router is the most speculative part of the silicon (SX2-SILICON
  * section 5): reg.h's SwitchX-2 notes are all the sources give, and the
@@ -55,6 +58,18 @@ bool sx2_router_attached(const SwitchX2State *s)
         }
     }
     return false;
+}
+
+/* Whether @reg may be written: the device has a router (GUEST_ERROR) */
+bool sx2_router_write_ok(const SwitchX2State *s, const char *reg)
+{
+    if (!sx2_router_attached(s)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: no router: the "
+                      "profile types no switch partition router port\n",
+                      reg);
+        return false;
+    }
+    return true;
 }
 
 void sx2_router_init(SwitchX2State *s)
@@ -143,12 +158,7 @@ uint8_t sx2_reg_rgcr(SwitchX2State *s, uint8_t *pl, bool write)
         sx2_fset(pl, SX2_REG_RGCR_MAX_RIFS, r->max_rifs);
         return OK;
     }
-    if (!sx2_router_attached(s)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RGCR: no router: the "
-                      "profile types no switch partition router port\n");
-        return BAD_PARAM;
-    }
-    if (!sx2_rgcr_supported(pl)) {
+    if (!sx2_router_write_ok(s, "RGCR") || !sx2_rgcr_supported(pl)) {
         return BAD_PARAM;
     }
     if (max_rifs > SX2_MAX_RIFS) {
@@ -717,7 +727,7 @@ static void sx2_route_rewrite(const SX2IpInfo *ip, const SX2Rif *erif,
     out->port = erif->sp_port;
 }
 
-/* IP of @f that the ingress RIF routes, or NULL with @why set */
+/* Whether @rif routes @f's protocol and @f's IP header is sound (@ip) */
 static bool sx2_route_ip(SwitchX2State *s, const SX2Rif *rif,
                          const SX2Frame *f, SX2IpInfo *ip, const char **why)
 {
@@ -780,6 +790,7 @@ SX2RouteVerdict sx2_router_route(SwitchX2State *s, SX2Port *in,
         return sx2_route_drop(r, irif, f, out, "egress RIF deleted");
     }
     if (ip.ip_len > erif->mtu) {
+        /* Also what keeps the rewritten packet within out->buf */
         return sx2_route_trap(out, SX2_TRAP_MTUERROR);
     }
     sx2_route_rewrite(&ip, erif, dmac, out);
