@@ -16,6 +16,7 @@
 #include "qemu/timer.h"
 #include "qemu/queue.h"
 #include "qemu/bitmap.h"
+#include "qemu/log.h"
 #include "switchx2_hw.h"
 
 #define TYPE_SWITCHX2 "switchx2"
@@ -778,9 +779,38 @@ typedef struct SX2Routed {
     uint16_t port;              /* sub_port: local port or LAG ID */
 } SX2Routed;
 
+/*
+ * Whether the device has a router: a switch partition the profile typed
+ * "router port" (CONFIG_PROFILE swid type 8, SwitchX-2 only).  The one
+ * place that says how the router attaches (docs/switchx2-conformance.md,
+ * "Router registers"); inline, so that every stage may ask.
+ */
+static inline bool sx2_router_attached(const SwitchX2State *s)
+{
+    unsigned i;
+
+    for (i = 0; i < SX2_NUM_SWIDS; i++) {
+        if (s->profile.swid_type[i] == SX2_SWID_TYPE_ROUTER_PORT) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Whether @reg may be written: the device has a router (GUEST_ERROR) */
+static inline bool sx2_router_write_ok(const SwitchX2State *s,
+                                       const char *reg)
+{
+    if (!sx2_router_attached(s)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: no router: the "
+                      "profile types no switch partition router port\n",
+                      reg);
+        return false;
+    }
+    return true;
+}
+
 /* switchx2_router.c */
-bool sx2_router_attached(const SwitchX2State *s);
-bool sx2_router_write_ok(const SwitchX2State *s, const char *reg);
 void sx2_router_init(SwitchX2State *s);
 void sx2_router_fini(SwitchX2State *s);
 void sx2_router_reset(SwitchX2State *s);

@@ -43,35 +43,6 @@ static const uint8_t sx2_zero_mac[6];
 /* The smallest IP MTU a RIF may have: IPv4's (RFC 791) */
 #define SX2_RIF_MTU_MIN     68
 
-/*
- * Whether the device has a router: a switch partition the profile typed
- * "router port" (CONFIG_PROFILE swid type 8, SwitchX-2 only).  The one
- * place that says how the router attaches; see the conformance doc.
- */
-bool sx2_router_attached(const SwitchX2State *s)
-{
-    unsigned i;
-
-    for (i = 0; i < SX2_NUM_SWIDS; i++) {
-        if (s->profile.swid_type[i] == SX2_SWID_TYPE_ROUTER_PORT) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/* Whether @reg may be written: the device has a router (GUEST_ERROR) */
-bool sx2_router_write_ok(const SwitchX2State *s, const char *reg)
-{
-    if (!sx2_router_attached(s)) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: no router: the "
-                      "profile types no switch partition router port\n",
-                      reg);
-        return false;
-    }
-    return true;
-}
-
 void sx2_router_init(SwitchX2State *s)
 {
     sx2_lpm_init(s);
