@@ -209,7 +209,6 @@ static uint16_t sx2_classify(const uint8_t *buf, size_t len, size_t l3off,
     }
 }
 
-
 static void sx2_fwd_drop(SX2Port *in, const SX2Frame *f, const char *why)
 {
     trace_switchx2_fwd_drop(in->local_port, f->vid, f->fid, why);
