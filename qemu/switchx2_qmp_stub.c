@@ -2,8 +2,8 @@
  * Mellanox SwitchX-2 switch ASIC emulation: QMP without the device
  *
  * The schema (switchx2.json) declares query-switchx2,
- * query-switchx2-fdb and query-switchx2-routes in every build; a QEMU built without
- * CONFIG_SWITCHX2 links these instead of switchx2_qmp.c.
+ * query-switchx2-fdb and query-switchx2-routes in every build; a QEMU
+ * built without CONFIG_SWITCHX2 links these instead of switchx2_qmp.c.
  *
  * Copyright (c) 2026 The switchx2-emu authors
  *

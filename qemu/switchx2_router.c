@@ -167,6 +167,7 @@ static bool sx2_ritr_supported(const uint8_t *pl)
         { "if_vrrp_id_ipv4", SX2_REG_RITR_IF_VRRP_IPV4 },
     };
     unsigned type = sx2_fget(pl, SX2_REG_RITR_TYPE);
+    unsigned efid;
 
     if (type != SX2_RITR_TYPE_VLAN && type != SX2_RITR_TYPE_SUB_PORT) {
         qemu_log_mask(LOG_UNIMP, "switchx2: RITR: type %u: only VLAN (0) "
@@ -178,8 +179,9 @@ static bool sx2_ritr_supported(const uint8_t *pl)
                           ARRAY_SIZE(unsupported))) {
         return false;
     }
-    if ((type == SX2_RITR_TYPE_VLAN && sx2_fget(pl, SX2_REG_RITR_VLAN_EFID)) ||
-        (type == SX2_RITR_TYPE_SUB_PORT && sx2_fget(pl, SX2_REG_RITR_SP_EFID))) {
+    efid = type == SX2_RITR_TYPE_VLAN ? sx2_fget(pl, SX2_REG_RITR_VLAN_EFID)
+                                      : sx2_fget(pl, SX2_REG_RITR_SP_EFID);
+    if (efid) {
         qemu_log_mask(LOG_UNIMP, "switchx2: RITR: efid: no egress FIDs "
                       "(6.1's unified bridge model)\n");
         return false;
