@@ -737,7 +737,7 @@ static const char *bring_up(void)
     }
     /*
      * 1 single and 3 per-VID flood tables, mixed mode, 64 MIDs, swid 0
-     * Ethernet
+     * Ethernet, swid 1 the router's (so that router registers work)
      */
     memset(m, 0, 4096);
     stl_be_p(m + 0x0c, 0x308);
@@ -747,6 +747,8 @@ static const char *bring_up(void)
     fset(m, 0x30, 0, 3, 3);
     fset(m, 0x60, 24, 8, 1);
     fset(m, 0x60, 20, 4, 2);
+    fset(m, 0x68, 24, 8, 1);
+    fset(m, 0x68, 20, 4, 8);
     if (exec_cmd(CMD_CONFIG_PROFILE, 1, 0, m, NULL)) {
         return "CONFIG_PROFILE";
     }

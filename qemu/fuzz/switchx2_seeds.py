@@ -130,6 +130,45 @@ def emad_frame(reg_id, payload, tid=0x55):
     return bytes(f)
 
 
+RMAC = bytes.fromhex('02000000000f')
+
+
+def router_setup():
+    """RGCR, a VLAN RIF on VID 1, the router MAC in FID 1, a default route
+    through it to neighbour 10.0.0.9 (MAC_B, on port 2)."""
+    rgcr = bytearray(0x28)
+    fset(rgcr, 0, 30, 2, 3)
+    fset(rgcr, 0x10, 0, 16, 16)
+    ritr = bytearray(0x40)
+    fset(ritr, 0, 28, 4, 0xB)
+    fset(ritr, 8, 0, 12, 1)
+    ritr[0x12:0x18] = RMAC
+    fset(ritr, 0x34, 0, 16, 1500)
+    sfd = bytearray(sfd_add(RMAC, 1, 0))
+    fset(sfd, 0x1C, 28, 4, 3)
+    ralue = bytearray(0x38)
+    fset(ralue, 0x1C, 30, 2, 2)
+    fset(ralue, 0x1C, 0, 2, 1)
+    rauht = bytearray(0x74)
+    rauht[0x1C:0x20] = bytes([10, 0, 0, 9])
+    rauht[0x6E:0x74] = MAC_B
+    return [reg(0x8001, bytes(rgcr), write=True),
+            reg(0x8002, bytes(ritr), write=True, emad=True),
+            reg(0x200A, bytes(sfd), write=True),
+            reg(0x200A, sfd_add(MAC_B, 1, 2), write=True),
+            reg(0x8013, bytes(ralue), write=True),
+            reg(0x8014, bytes(rauht), write=True, emad=True)]
+
+
+def ipv4(dmac, dip, ttl=64):
+    ip = bytearray(struct.pack('>BBHHHBBH4s4s', 0x45, 0, 46, 0, 0, ttl, 17,
+                               0, bytes([10, 0, 1, 2]), bytes(dip)))
+    s = sum(struct.unpack('>10H', ip))
+    s = (s & 0xFFFF) + (s >> 16)
+    struct.pack_into('>H', ip, 10, ~((s & 0xFFFF) + (s >> 16)) & 0xFFFF)
+    return dmac + MAC_A + b'\x08\x00' + bytes(ip) + bytes(26)
+
+
 def rx(port, frame):
     return op(RX, ((port, 1),), frame)
 
@@ -189,6 +228,10 @@ SEEDS = {
                 rx(0, BCAST_A), rx(1, BCAST_A), rx(2, BCAST_A),
                 op(CLOCK, ((2, 1), (600, 2))), rx(3, BCAST_A),
                 reg(0x4004, qpcr(1, 0, 0), emad=True)],
+    # The router: a routed packet, a TTL-1 one, and the query of a route
+    'router': router_setup() + [rx(0, ipv4(RMAC, (10, 0, 0, 9))),
+                                rx(0, ipv4(RMAC, (10, 0, 0, 9), ttl=1)),
+                                reg(0x8013, bytes(0x38), emad=True)],
     'smid': [reg(0x2007, smid(0xD000, [0], 0x420), write=True),
              reg(0x2007, smid(3, [1, 2]), write=True, emad=True),
              reg(0x2007, smid(0xD000, []), emad=True)],
