@@ -613,6 +613,26 @@ static uint32_t sx2_route_hash(const SX2IpInfo *ip)
 }
 
 /*
+ * What a route's, neighbour's or next hop's trap action makes of the
+ * packet: a trap (@trap_id) or a drop (@discard_why) verdict, or
+ * SX2_ROUTE_FORWARD to go on.
+ */
+static SX2RouteVerdict sx2_route_trap_action(unsigned trap_action,
+                                             unsigned trap_id,
+                                             const char *discard_why,
+                                             SX2Routed *out)
+{
+    if (trap_action == SX2_RTR_TRAP_TRAP) {
+        return sx2_route_trap(out, trap_id);
+    }
+    if (trap_action == SX2_RTR_TRAP_DISCARD_ERROR) {
+        out->why = discard_why;
+        return SX2_ROUTE_DROP;
+    }
+    return SX2_ROUTE_FORWARD;
+}
+
+/*
  * Where a route sends the packet: the egress RIF and next-hop MAC, or
  * a trap or drop verdict (returned; SX2_ROUTE_FORWARD means resolved).
  */
@@ -624,13 +644,13 @@ static SX2RouteVerdict sx2_route_resolve(SwitchX2State *s,
 {
     const SX2Adj *adj;
     const SX2Host *h;
+    SX2RouteVerdict v;
+    unsigned hop;
 
-    if (rt->trap_action == SX2_RTR_TRAP_TRAP) {
-        return sx2_route_trap(out, rt->trap_id);
-    }
-    if (rt->trap_action == SX2_RTR_TRAP_DISCARD_ERROR) {
-        out->why = "route discards (RALUE trap_action)";
-        return SX2_ROUTE_DROP;
+    v = sx2_route_trap_action(rt->trap_action, rt->trap_id,
+                              "route discards (RALUE trap_action)", out);
+    if (v != SX2_ROUTE_FORWARD) {
+        return v;
     }
     switch (rt->action) {
     case SX2_RALUE_ACTION_IP2ME:
@@ -642,33 +662,24 @@ static SX2RouteVerdict sx2_route_resolve(SwitchX2State *s,
                                        SX2_TRAP_HOST_MISS_IPV4 :
                                        SX2_TRAP_HOST_MISS_IPV6);
         }
-        if (h->trap_action == SX2_RTR_TRAP_TRAP) {
-            return sx2_route_trap(out, h->trap_id);
-        }
-        if (h->trap_action == SX2_RTR_TRAP_DISCARD_ERROR) {
-            out->why = "neighbour discards (RAUHT trap_action)";
-            return SX2_ROUTE_DROP;
-        }
         *erif = rt->local_erif;
         *dmac = h->mac;
-        return SX2_ROUTE_FORWARD;
+        return sx2_route_trap_action(h->trap_action, h->trap_id,
+                                     "neighbour discards (RAUHT "
+                                     "trap_action)", out);
     default:
-        adj = sx2_adj_entry(s, rt->adj_index +
-                               sx2_route_hash(ip) % rt->ecmp_size);
+        /* A single next hop needs no flow hash */
+        hop = rt->ecmp_size > 1 ? sx2_route_hash(ip) % rt->ecmp_size : 0;
+        adj = sx2_adj_entry(s, rt->adj_index + hop);
         if (!adj->valid) {
             out->why = "next hop not valid (RATR)";
             return SX2_ROUTE_DROP;
         }
-        if (adj->trap_action == SX2_RTR_TRAP_TRAP) {
-            return sx2_route_trap(out, adj->trap_id);
-        }
-        if (adj->trap_action == SX2_RTR_TRAP_DISCARD_ERROR) {
-            out->why = "next hop discards (RATR trap_action)";
-            return SX2_ROUTE_DROP;
-        }
         *erif = adj->erif;
         *dmac = adj->dmac;
-        return SX2_ROUTE_FORWARD;
+        return sx2_route_trap_action(adj->trap_action, adj->trap_id,
+                                     "next hop discards (RATR "
+                                     "trap_action)", out);
     }
 }
 
