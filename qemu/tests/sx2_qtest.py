@@ -2401,20 +2401,7 @@ def udp_drain(socks):
 
 def udp_inject(q, socks, lp, frame):
     """Send @frame into port @lp; the ports it came out of."""
-    udp_drain(socks)
-    for sk, _ in socks:
-        sk.settimeout(0.3)
-    socks[lp - 1][0].sendto(frame, ('127.0.0.1', socks[lp - 1][1]))
-    time.sleep(0.1)
-    q.cmd('clock_step 1000')
-    got = []
-    for i, (sk, _) in enumerate(socks):
-        try:
-            sk.recv(20000)
-            got.append(i + 1)
-        except socket.timeout:
-            pass
-    return got
+    return sorted(udp_frames(q, socks, lp, frame, timeout=0.3))
 
 
 def query_setup(q):
@@ -3418,15 +3405,16 @@ def ip4_frame(dmac, smac, dip, ttl=64, sip=(10, 0, 0, 2), payload=18):
             bytes(payload))
 
 
-def udp_frames(q, socks, lp, frame):
-    """Send @frame into port @lp: {port: [frames it sent out]}."""
+def udp_frames(q, socks, lp, frame, timeout=0.2):
+    """Send @frame into port @lp: {port: [frames it sent out]}, each
+    socket read until @timeout seconds pass without a frame."""
     udp_drain(socks)
     socks[lp - 1][0].sendto(frame, ('127.0.0.1', socks[lp - 1][1]))
     time.sleep(0.1)
     q.cmd('clock_step 1000')
     out = {}
     for i, (sk, _) in enumerate(socks):
-        sk.settimeout(0.2)
+        sk.settimeout(timeout)
         try:
             while True:
                 frame = sk.recv(20000)
