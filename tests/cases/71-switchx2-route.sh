@@ -118,6 +118,13 @@ check_eq "switchx2: the route is gone from the ASIC" "" \
 check "switchx2: and h1 no longer reaches 10.20.0.1" \
 	sh -c "! ip netns exec h1 ping -q -c 1 -W 1 10.20.0.1 >/dev/null 2>&1"
 
+ip route add default via "$h2_ip"
+check_eq "switchx2: a default route replaces the trapping one" remote \
+	"$(route_of 0.0.0.0/0 | cut -d' ' -f1)"
+ip route del default via "$h2_ip"
+check_eq "switchx2: deleted, what no route matches traps again" "trap 112" \
+	"$(route_of 0.0.0.0/0)"
+
 # rocker's FIB offload (6.1) dereferences the nexthop device a blackhole
 # route lacks: it must not see this one.
 rocker_loaded=$(lsmod | grep -c '^rocker ')

@@ -1,0 +1,91 @@
+#!/bin/sh
+# SwitchX-2: IPv6 routing between standalone ports, as test 71 does for
+# IPv4: h1 (port 1) is 2001:db8:1::2/64, h2 (port 2) 2001:db8:2::2/64, the
+# ports have ::1 of each. Connected routes, the ports' own addresses and
+# a route via h2 go to the ASIC, the neighbours too, and once they are
+# resolved the CPU sees none of the routed packets.
+. /tests/lib.sh
+
+sx_host_setup 1 || not_ok "switchx2: set up h1"
+sx_host_setup 2 || not_ok "switchx2: set up h2"
+for n in 1 2; do
+	swp=$(sx_port "$n")
+	ip netns exec "h$n" sh -c \
+		'echo 0 >/proc/sys/net/ipv6/conf/all/disable_ipv6;
+		 echo 0 >/proc/sys/net/ipv6/conf/eth0/disable_ipv6;
+		 echo 0 >/proc/sys/net/ipv6/conf/eth0/accept_dad'
+	echo 0 >"/proc/sys/net/ipv6/conf/$swp/disable_ipv6"
+	echo 0 >"/proc/sys/net/ipv6/conf/$swp/accept_dad"
+	ip addr replace "2001:db8:$n::1/64" dev "$swp"
+	ip -n "h$n" addr replace "2001:db8:$n::2/64" dev eth0
+	ip -n "h$n" route replace 2001:db8::/32 via "2001:db8:$n::1"
+done
+ip -n h2 addr add 2001:db8:20::1/128 dev lo
+ip -n h2 link set lo up
+echo 1 >/proc/sys/net/ipv6/conf/all/forwarding
+swp1=$(sx_port 1)
+
+ping6_from() {
+	ip netns exec "h$1" ping -6 -q -c "${3:-3}" -i 0.1 -W 1 "$2" >/dev/null 2>&1
+}
+
+route_of() {
+	sx_router ".routes[] | select(.prefix == \"$1\") |
+		\"\(.action) \(.rif // .adjacency // .\"trap-id\" // \"-\")\""
+}
+
+rif_of() {
+	sx_router ".rifs[] | select(.type == \"sub-port\" and
+		.\"system-port\" == $1) | .rif"
+}
+
+route_flags() {
+	ip -6 route show "$@" |
+		grep -o -w -e rt_offload -e rt_trap -e rt_offload_failed |
+		tr '\n' ' ' | sed 's/ $//'
+}
+
+check "switchx2: IPv6: h1 pings h2 through the switch" \
+	wait_for 10 ping6_from 1 2001:db8:2::2
+rif2=$(rif_of 2)
+check_eq "switchx2: IPv6: the connected route goes to h2's RIF" \
+	"local $rif2" "$(route_of 2001:db8:2::/64)"
+check_eq "switchx2: IPv6: the port's address traps to the CPU" \
+	"ip2me -" "$(route_of 2001:db8:2::1/128)"
+check_eq "switchx2: IPv6: ip route shows the connected route offloaded" \
+	rt_offload "$(route_flags 2001:db8:2::/64)"
+check "switchx2: IPv6: the ASIC knows h2's MAC" \
+	wait_for 5 test "$(sx_router ".neighbours[] |
+		select(.address == \"2001:db8:2::2\") | .mac")" = "$(sx_host_mac 2)"
+
+ip -6 route add 2001:db8:20::/64 via 2001:db8:2::2
+check "switchx2: IPv6: a route via h2 is offloaded" \
+	wait_for 5 test "$(route_flags 2001:db8:20::/64)" = rt_offload
+check_eq "switchx2: IPv6: the ASIC routes it to an adjacency" remote \
+	"$(route_of 2001:db8:20::/64 | cut -d' ' -f1)"
+ping6_from 1 2001:db8:20::1 3
+cpu_before=$(sx_cpu_hit "$swp1" RX)
+ip netns exec h1 ping -6 -q -c 100 -i 0.01 -W 1 2001:db8:20::1 \
+	>/tmp/route6-ping 2>&1
+check "switchx2: IPv6: h1 reaches 2001:db8:20::1 via h2, 100 of 100" \
+	grep -q '100 packets transmitted, 100 .*received' /tmp/route6-ping
+cpu_after=$(sx_cpu_hit "$swp1" RX)
+check "switchx2: IPv6: in the ASIC (CPU saw $((cpu_after - cpu_before)))" \
+	test "$((cpu_after - cpu_before))" -le 10
+ip -6 route del 2001:db8:20::/64
+check_eq "switchx2: IPv6: the route is gone from the ASIC" "" \
+	"$(route_of 2001:db8:20::/64)"
+
+ip -6 route add default via 2001:db8:2::2
+check_eq "switchx2: IPv6: a default route replaces the trapping one" remote \
+	"$(route_of ::/0 | cut -d' ' -f1)"
+ip -6 route del default via 2001:db8:2::2
+check_eq "switchx2: IPv6: deleted, what no route matches traps again" \
+	"trap 112" "$(route_of ::/0)"
+
+for n in 1 2; do
+	ip addr flush dev "$(sx_port "$n")"
+	echo 1 >"/proc/sys/net/ipv6/conf/$(sx_port "$n")/disable_ipv6"
+done
+check_eq "switchx2: IPv6: without addresses the ports have no RIF" "" \
+	"$(rif_of 1)$(rif_of 2)"
