@@ -156,6 +156,8 @@ static SwitchX2FdbAction sx2_qmp_action(uint8_t v)
         return SWITCHX2_FDB_ACTION_TRAP;
     case SX2_SFD_ACTION_DISCARD_ERROR:
         return SWITCHX2_FDB_ACTION_DISCARD;
+    case SX2_SFD_ACTION_FORWARD_IP_ROUTER:
+        return SWITCHX2_FDB_ACTION_ROUTER;
     default:
         return SWITCHX2_FDB_ACTION_FORWARD;
     }

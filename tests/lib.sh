@@ -250,9 +250,9 @@ sx_host_setup() {
 		ip netns add "h$n"
 		ip link set "$nic" netns "h$n"
 		ip -n "h$n" link set "$nic" name eth0
-		ip -n "h$n" addr add "$(sx_host_ip "$n")/30" dev eth0
 		ip -n "h$n" link set eth0 up
 	fi
+	ip -n "h$n" addr replace "$(sx_host_ip "$n")/30" dev eth0
 	swp=$(sx_port "$n") || return 1
 	ip addr replace "$(sx_swp_ip "$n")/30" dev "$swp"
 	ip link set "$swp" up

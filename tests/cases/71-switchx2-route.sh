@@ -63,6 +63,9 @@ check "switchx2: ports with an address have router interfaces" \
 check_eq "switchx2: the RIF has the port's MAC" \
 	"$(cat "/sys/class/net/$swp1/address")" \
 	"$(sx_router ".rifs[] | select(.rif == ${rif1:-0}) | .mac")"
+check_eq "switchx2: the port's MAC goes to the router" router \
+	"$(sx_asic_fdb ".entries[] | select(.mac == \"$(cat "/sys/class/net/$swp1/address")\") |
+		.action" 4094)"
 check_eq "switchx2: a connected route goes to its RIF in the ASIC" \
 	"local $rif2" "$(route_of 192.0.2.8/30)"
 check_eq "switchx2: the port's address traps to the CPU" \
