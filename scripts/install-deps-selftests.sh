@@ -11,10 +11,11 @@
 #                and mreceive, which local_termination wants, are in no
 #                Debian package)
 #   coreutils    GNU date (busybox's has no %N)
+#   smcroute     smcrouted and smcroutectl: router.sh requires them
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-PKGS=(netsniff-ng tcpdump jq ncat socat coreutils iproute2)
+PKGS=(netsniff-ng tcpdump jq ncat socat coreutils iproute2 smcroute)
 
 mapfile -t MISSING < <(missing_pkgs "${PKGS[@]}")
 if [ "${#MISSING[@]}" -eq 0 ]; then

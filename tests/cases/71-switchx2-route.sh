@@ -97,6 +97,18 @@ check "switchx2: h2's RIF counted them routed out" \
 check "switchx2: h1 pings the switch's address on the far port" \
 	sx_ping 1 "$(sx_swp_ip 2)"
 
+# A broadcast or multicast neighbour (NUD_NOARP) is no host entry: the
+# router forwards to unicast MACs only.
+# Those the kernel has when a RIF comes are walked too.
+dmesg -c >/dev/null
+ping -b -c 1 -W 1 "192.0.2.11" >/dev/null 2>&1
+ping -c 1 -W 1 -I "$swp2" 224.0.0.1 >/dev/null 2>&1
+ip addr flush dev "$swp2"
+ip addr add "$(sx_swp_ip 2)/30" dev "$swp2"
+sleep 1
+check_eq "switchx2: broadcast and multicast neighbours stay out of the ASIC" \
+	0 "$(dmesg | grep -c 'Failed to add a neighbour\|reg_id=8014(rauht)')"
+
 # A route via a gateway: h2 holds 10.20.0.1 behind it.
 ip route add 10.20.0.0/24 via "$h2_ip"
 check "switchx2: a route via h2 is offloaded" \

@@ -58,6 +58,20 @@ check "switchx2: IPv6: the ASIC knows h2's MAC" \
 	wait_for 5 test "$(sx_router ".neighbours[] |
 		select(.address == \"2001:db8:2::2\") | .mac")" = "$(sx_host_mac 2)"
 
+# Multicast neighbours (NUD_NOARP, a multicast MAC) are no host entries,
+# nor are link-local ones: the router traps link-local destinations.
+# Those the kernel has when a RIF comes are walked too.
+dmesg -c >/dev/null
+ping -6 -c 1 -W 1 "ff02::1%$(sx_port 2)" >/dev/null 2>&1
+ip addr flush dev "$(sx_port 2)"
+ip addr add 2001:db8:2::1/64 dev "$(sx_port 2)"
+sleep 1
+check_eq "switchx2: IPv6: multicast neighbours stay out of the ASIC" 0 \
+	"$(dmesg | grep -c 'Failed to add a neighbour\|reg_id=8014(rauht)')"
+check_eq "switchx2: IPv6: so do link-local ones" "" \
+	"$(sx_router '.neighbours[] | select(.address | startswith("fe80")) |
+		.address')"
+
 ip -6 route add 2001:db8:20::/64 via 2001:db8:2::2
 check "switchx2: IPv6: a route via h2 is offloaded" \
 	wait_for 5 test "$(route_flags 2001:db8:20::/64)" = rt_offload
