@@ -4,7 +4,7 @@
 # stays lean. The kernel unpacks concatenated archives in order, so this
 # is the normal archive followed by a second one holding:
 #   - tc, jq, mausezahn, tcpdump, ncat, socat, smcrouted, smcroutectl,
-#     GNU date (lib.sh's busywait
+#     pkill (router.sh stops smcrouted with it), GNU date (lib.sh's busywait
 #     needs date +%s%3N, which busybox's date lacks), GNU dd and timeout,
 #     with their libraries, and /sbin/modprobe for the kernel's on-demand
 #     loading;
@@ -21,7 +21,7 @@ BASE=${BASE_INITRAMFS:-$BUILD/initramfs.cpio.gz}
 OUT=${SELFTESTS_INITRAMFS:-$BUILD/initramfs-selftests.cpio.gz}
 ROOT=$OUT.root
 KSFT=$TREE/tools/testing/selftests
-TOOLS=(tc jq mausezahn tcpdump ncat socat smcrouted smcroutectl)
+TOOLS=(tc jq mausezahn tcpdump ncat socat smcrouted smcroutectl pkill)
 
 [ -f "$BASE" ] || die "$BASE missing: run scripts/build-initramfs.sh"
 [ -d "$KSFT/net/forwarding" ] || die "no selftests in $KSFT: run scripts/prepare-kernel-tree.sh"

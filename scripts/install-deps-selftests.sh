@@ -12,10 +12,11 @@
 #                Debian package)
 #   coreutils    GNU date (busybox's has no %N)
 #   smcroute     smcrouted and smcroutectl: router.sh requires them
+#   procps       pkill, with which router.sh stops smcrouted
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-PKGS=(netsniff-ng tcpdump jq ncat socat coreutils iproute2 smcroute)
+PKGS=(netsniff-ng tcpdump jq ncat socat coreutils iproute2 smcroute procps)
 
 mapfile -t MISSING < <(missing_pkgs "${PKGS[@]}")
 if [ "${#MISSING[@]}" -eq 0 ]; then
