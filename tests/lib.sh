@@ -164,6 +164,33 @@ sx_router() {
 	printf '%s\n' "$reply" | jq -r ".return | $1"
 }
 
+# sx_rif_of PORT [VID]: the ASIC's sub-port RIF of port N in VID (the
+# standalone VID, 4094, by default), or nothing.
+sx_rif_of() {
+	sx_router ".rifs[] | select(.type == \"sub-port\" and
+		.\"system-port\" == $1 and .vid == ${2:-4094}) | .rif"
+}
+
+# sx_route_of PREFIX: what the ASIC's router does for PREFIX, as
+# "action rif-or-adjacency-or-trap-id" ("-" when it has none).
+sx_route_of() {
+	sx_router ".routes[] | select(.prefix == \"$1\") |
+		\"\(.action) \(.rif // .adjacency // .\"trap-id\" // \"-\")\""
+}
+
+# sx_route_flags [-6] SELECTOR...: the offload flags ip route shows for
+# a route (rt_offload, rt_trap, rt_offload_failed), in one line.
+sx_route_flags() {
+	family=
+	if [ "$1" = -6 ]; then
+		family=-6
+		shift
+	fi
+	ip $family route show "$@" |
+		grep -o -w -e rt_offload -e rt_trap -e rt_offload_failed |
+		tr '\n' ' ' | sed 's/ $//'
+}
+
 # sx_flood_ports TYPE VID: the local ports (0 is the CPU) of the ASIC's
 # flood table entry for VID of flood type TYPE (SwitchX2FloodType), in
 # one line.

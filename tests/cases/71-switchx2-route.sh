@@ -26,18 +26,6 @@ ip -n h2 addr add 10.20.0.1/32 dev lo
 ip -n h2 link set lo up
 echo 1 >/proc/sys/net/ipv4/ip_forward
 
-# The RIF of port N: its index, or nothing.
-rif_of() {
-	sx_router ".rifs[] | select(.type == \"sub-port\" and
-		.\"system-port\" == $1) | .rif"
-}
-
-# What the ASIC's router does for PREFIX, as "action rif-or-adjacency"
-route_of() {
-	sx_router ".routes[] | select(.prefix == \"$1\") |
-		\"\(.action) \(.rif // .adjacency // .\"trap-id\" // \"-\")\""
-}
-
 # The ASIC's neighbour entry for ADDRESS: "rif mac"
 neigh_of() {
 	sx_router ".neighbours[] | select(.address == \"$1\") |
@@ -48,16 +36,10 @@ rif_count() {
 	sx_router ".rifs[] | select(.rif == $1) | .\"$2\" // 0"
 }
 
-# ip route's flags of a route (rt_offload, rt_trap, rt_offload_failed)
-route_flags() {
-	ip route show "$@" | grep -o -w -e rt_offload -e rt_trap -e rt_offload_failed |
-		tr '\n' ' ' | sed 's/ $//'
-}
-
 check "switchx2: h1 pings h2 through the switch" \
 	wait_for 10 sx_ping 1 "$h2_ip"
-rif1=$(rif_of 1)
-rif2=$(rif_of 2)
+rif1=$(sx_rif_of 1)
+rif2=$(sx_rif_of 2)
 check "switchx2: ports with an address have router interfaces" \
 	test -n "$rif1" -a -n "$rif2" -a "$rif1" != "$rif2"
 check_eq "switchx2: the RIF has the port's MAC" \
@@ -67,13 +49,13 @@ check_eq "switchx2: the port's MAC goes to the router" router \
 	"$(sx_asic_fdb ".entries[] | select(.mac == \"$(cat "/sys/class/net/$swp1/address")\") |
 		.action" 4094)"
 check_eq "switchx2: a connected route goes to its RIF in the ASIC" \
-	"local $rif2" "$(route_of 192.0.2.8/30)"
+	"local $rif2" "$(sx_route_of 192.0.2.8/30)"
 check_eq "switchx2: the port's address traps to the CPU" \
-	"ip2me -" "$(route_of "$(sx_swp_ip 2)/32")"
+	"ip2me -" "$(sx_route_of "$(sx_swp_ip 2)/32")"
 check_eq "switchx2: ip route shows the connected route offloaded" \
-	"rt_offload" "$(route_flags 192.0.2.8/30)"
+	"rt_offload" "$(sx_route_flags 192.0.2.8/30)"
 check_eq "switchx2: ip route shows the local route trapping" \
-	"rt_trap" "$(route_flags table local "$(sx_swp_ip 2)")"
+	"rt_trap" "$(sx_route_flags table local "$(sx_swp_ip 2)")"
 check "switchx2: the ASIC knows h2's MAC" \
 	wait_for 5 test "$(neigh_of "$h2_ip")" = "$rif2 $(sx_host_mac 2)"
 check "switchx2: the ASIC knows h1's MAC" \
@@ -112,10 +94,10 @@ check_eq "switchx2: broadcast and multicast neighbours stay out of the ASIC" \
 # A route via a gateway: h2 holds 10.20.0.1 behind it.
 ip route add 10.20.0.0/24 via "$h2_ip"
 check "switchx2: a route via h2 is offloaded" \
-	wait_for 5 test "$(route_flags 10.20.0.0/24)" = rt_offload
+	wait_for 5 test "$(sx_route_flags 10.20.0.0/24)" = rt_offload
 check_eq "switchx2: the ASIC routes 10.20.0.0/24 to an adjacency" \
-	remote "$(route_of 10.20.0.0/24 | cut -d' ' -f1)"
-adj=$(route_of 10.20.0.0/24 | cut -d' ' -f2)
+	remote "$(sx_route_of 10.20.0.0/24 | cut -d' ' -f1)"
+adj=$(sx_route_of 10.20.0.0/24 | cut -d' ' -f2)
 check_eq "switchx2: the adjacency sends to h2's MAC on h2's RIF" \
 	"$rif2 $(sx_host_mac 2)" \
 	"$(sx_router ".\"next-hops\"[] | select(.index == ${adj:-0}) |
@@ -129,16 +111,16 @@ check "switchx2: in the ASIC (CPU saw $((cpu_after - cpu_before)))" \
 	test "$((cpu_after - cpu_before))" -le 10
 ip route del 10.20.0.0/24
 check_eq "switchx2: the route is gone from the ASIC" "" \
-	"$(route_of 10.20.0.0/24)"
+	"$(sx_route_of 10.20.0.0/24)"
 check "switchx2: and h1 no longer reaches 10.20.0.1" \
 	sh -c "! ip netns exec h1 ping -q -c 1 -W 1 10.20.0.1 >/dev/null 2>&1"
 
 ip route add default via "$h2_ip"
 check_eq "switchx2: a default route replaces the trapping one" remote \
-	"$(route_of 0.0.0.0/0 | cut -d' ' -f1)"
+	"$(sx_route_of 0.0.0.0/0 | cut -d' ' -f1)"
 ip route del default via "$h2_ip"
 check_eq "switchx2: deleted, what no route matches traps again" "trap 112" \
-	"$(route_of 0.0.0.0/0)"
+	"$(sx_route_of 0.0.0.0/0)"
 
 # rocker's FIB offload (6.1) dereferences the nexthop device a blackhole
 # route lacks: it must not see this one.
@@ -146,18 +128,18 @@ rocker_loaded=$(lsmod | grep -c '^rocker ')
 [ "$rocker_loaded" = 0 ] || rmmod rocker
 ip route add blackhole 10.30.0.0/24
 check_eq "switchx2: a blackhole route discards in the ASIC" \
-	"discard -" "$(route_of 10.30.0.0/24)"
+	"discard -" "$(sx_route_of 10.30.0.0/24)"
 check_eq "switchx2: and is shown offloaded" \
-	"rt_offload" "$(route_flags 10.30.0.0/24)"
+	"rt_offload" "$(sx_route_flags 10.30.0.0/24)"
 ip route del blackhole 10.30.0.0/24
 [ "$rocker_loaded" = 0 ] || modprobe rocker
 
 ip addr flush dev "$swp2"
 check_eq "switchx2: without an address the port has no RIF" "" \
-	"$(rif_of 2)"
+	"$(sx_rif_of 2)"
 check_eq "switchx2: and its routes left the ASIC" "" \
-	"$(route_of 192.0.2.8/30)"
-check "switchx2: the other port keeps its RIF" test -n "$(rif_of 1)"
+	"$(sx_route_of 192.0.2.8/30)"
+check "switchx2: the other port keeps its RIF" test -n "$(sx_rif_of 1)"
 ip addr add "$(sx_swp_ip 2)/30" dev "$swp2"
 check "switchx2: with its address back h1 pings h2 again" \
 	wait_for 10 sx_ping 1 "$h2_ip"
@@ -168,7 +150,7 @@ check_eq "switchx2: the RIF follows the port's MTU" 1400 \
 ip link set dev "$swp2" mtu 1500
 
 sx_bridge_create br0 0 2 || not_ok "switchx2: create br0 with p2"
-check_eq "switchx2: a bridged port has no RIF" "" "$(rif_of 2)"
+check_eq "switchx2: a bridged port has no RIF" "" "$(sx_rif_of 2)"
 sx_bridge_destroy br0
 ip addr add "$(sx_swp_ip 2)/30" dev "$swp2" 2>/dev/null
 check "switchx2: out of the bridge, h1 pings h2 again" \

@@ -29,31 +29,15 @@ ping6_from() {
 	ip netns exec "h$1" ping -6 -q -c "${3:-3}" -i 0.1 -W 1 "$2" >/dev/null 2>&1
 }
 
-route_of() {
-	sx_router ".routes[] | select(.prefix == \"$1\") |
-		\"\(.action) \(.rif // .adjacency // .\"trap-id\" // \"-\")\""
-}
-
-rif_of() {
-	sx_router ".rifs[] | select(.type == \"sub-port\" and
-		.\"system-port\" == $1) | .rif"
-}
-
-route_flags() {
-	ip -6 route show "$@" |
-		grep -o -w -e rt_offload -e rt_trap -e rt_offload_failed |
-		tr '\n' ' ' | sed 's/ $//'
-}
-
 check "switchx2: IPv6: h1 pings h2 through the switch" \
 	wait_for 10 ping6_from 1 2001:db8:2::2
-rif2=$(rif_of 2)
+rif2=$(sx_rif_of 2)
 check_eq "switchx2: IPv6: the connected route goes to h2's RIF" \
-	"local $rif2" "$(route_of 2001:db8:2::/64)"
+	"local $rif2" "$(sx_route_of 2001:db8:2::/64)"
 check_eq "switchx2: IPv6: the port's address traps to the CPU" \
-	"ip2me -" "$(route_of 2001:db8:2::1/128)"
+	"ip2me -" "$(sx_route_of 2001:db8:2::1/128)"
 check_eq "switchx2: IPv6: ip route shows the connected route offloaded" \
-	rt_offload "$(route_flags 2001:db8:2::/64)"
+	rt_offload "$(sx_route_flags -6 2001:db8:2::/64)"
 check "switchx2: IPv6: the ASIC knows h2's MAC" \
 	wait_for 5 test "$(sx_router ".neighbours[] |
 		select(.address == \"2001:db8:2::2\") | .mac")" = "$(sx_host_mac 2)"
@@ -74,9 +58,9 @@ check_eq "switchx2: IPv6: so do link-local ones" "" \
 
 ip -6 route add 2001:db8:20::/64 via 2001:db8:2::2
 check "switchx2: IPv6: a route via h2 is offloaded" \
-	wait_for 5 test "$(route_flags 2001:db8:20::/64)" = rt_offload
+	wait_for 5 test "$(sx_route_flags -6 2001:db8:20::/64)" = rt_offload
 check_eq "switchx2: IPv6: the ASIC routes it to an adjacency" remote \
-	"$(route_of 2001:db8:20::/64 | cut -d' ' -f1)"
+	"$(sx_route_of 2001:db8:20::/64 | cut -d' ' -f1)"
 ping6_from 1 2001:db8:20::1 3
 cpu_before=$(sx_cpu_hit "$swp1" RX)
 ip netns exec h1 ping -6 -q -c 100 -i 0.01 -W 1 2001:db8:20::1 \
@@ -88,18 +72,18 @@ check "switchx2: IPv6: in the ASIC (CPU saw $((cpu_after - cpu_before)))" \
 	test "$((cpu_after - cpu_before))" -le 10
 ip -6 route del 2001:db8:20::/64
 check_eq "switchx2: IPv6: the route is gone from the ASIC" "" \
-	"$(route_of 2001:db8:20::/64)"
+	"$(sx_route_of 2001:db8:20::/64)"
 
 ip -6 route add default via 2001:db8:2::2
 check_eq "switchx2: IPv6: a default route replaces the trapping one" remote \
-	"$(route_of ::/0 | cut -d' ' -f1)"
+	"$(sx_route_of ::/0 | cut -d' ' -f1)"
 ip -6 route del default via 2001:db8:2::2
 check_eq "switchx2: IPv6: deleted, what no route matches traps again" \
-	"trap 112" "$(route_of ::/0)"
+	"trap 112" "$(sx_route_of ::/0)"
 
 for n in 1 2; do
 	ip addr flush dev "$(sx_port "$n")"
 	echo 1 >"/proc/sys/net/ipv6/conf/$(sx_port "$n")/disable_ipv6"
 done
 check_eq "switchx2: IPv6: without addresses the ports have no RIF" "" \
-	"$(rif_of 1)$(rif_of 2)"
+	"$(sx_rif_of 1)$(sx_rif_of 2)"

@@ -31,14 +31,9 @@ ip link set "$swp1.10" up
 ip -n h2 route replace 203.0.113.0/24 via "$(sx_swp_ip 2)"
 echo 1 >/proc/sys/net/ipv4/ip_forward
 
-upper_rif() {
-	sx_router ".rifs[] | select(.type == \"sub-port\" and
-		.\"system-port\" == 1 and .vid == 10) | .rif"
-}
-
 check "switchx2: h1 in VLAN 10 pings h2 through the switch" \
 	wait_for 10 sx_ping 1 "$(sx_host_ip 2)"
-rif=$(upper_rif)
+rif=$(sx_rif_of 1 10)
 check "switchx2: the VLAN upper is a sub-port RIF of {p1, VID 10}" \
 	test -n "$rif"
 check_eq "switchx2: its MAC goes to the router in VID 10" 1 \
@@ -59,7 +54,7 @@ check "switchx2: the upper's RIF counted them" test \
 
 ip addr flush dev "$swp1.10"
 check_eq "switchx2: without its address the upper has no RIF" "" \
-	"$(upper_rif)"
+	"$(sx_rif_of 1 10)"
 check_eq "switchx2: and its MAC left VID 10" 0 \
 	"$(sx_asic_fdb "[.entries[] | select(.fid == 10 and
 		.action == \"router\")] | length" 10)"
@@ -68,5 +63,5 @@ check "switchx2: with its address back h1 pings h2 again" \
 	wait_for 10 sx_ping 1 "$(sx_host_ip 2)"
 
 ip link del "$swp1.10"
-check_eq "switchx2: a deleted upper leaves no RIF" "" "$(upper_rif)"
+check_eq "switchx2: a deleted upper leaves no RIF" "" "$(sx_rif_of 1 10)"
 ip -n h1 link del eth0.10
