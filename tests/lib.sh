@@ -171,6 +171,11 @@ sx_rif_of() {
 		.\"system-port\" == $1 and .vid == ${2:-4094}) | .rif"
 }
 
+# sx_vlan_rif_of VID: the ASIC's VLAN RIF of VID, or nothing.
+sx_vlan_rif_of() {
+	sx_router ".rifs[] | select(.type == \"vlan\" and .vid == $1) | .rif"
+}
+
 # sx_route_of PREFIX: what the ASIC's router does for PREFIX, as
 # "action rif-or-adjacency-or-trap-id" ("-" when it has none).
 sx_route_of() {
