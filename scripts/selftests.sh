@@ -24,7 +24,7 @@ set -euo pipefail
 DEFAULT_SELFTESTS="bridge_vlan_aware bridge_vlan_unaware bridge_locked_port bridge_mdb
 	bridge_mld bridge_vlan_mcast local_termination no_forwarding tc_actions
 	test_bridge_fdb_stress bridge_sticky_fdb bridge_port_isolation bridge_igmp
-	bridge_mdb_port_down router router_vid_1"
+	bridge_mdb_port_down router router_vid_1 router_bridge router_bridge_vlan router_broadcast"
 # One line, single spaces.
 read -r -a _tests <<<"$(tr '\n\t' '  ' <<<"${SELFTESTS:-$DEFAULT_SELFTESTS}")"
 SELFTESTS=${_tests[*]}
