@@ -51,6 +51,14 @@ ROWS = [
     ("probe_netdevs", None, "probe: modprobe -> all port netdevs"),
     ("probe_carrier", None, "probe: modprobe -> cabled carrier up"),
     ("learn_latency", None, "learned entry: sw learn -> extern_learn"),
+    ("route_tcp", "flows=1", "routed TCP VLAN 10->20, 1 stream"),
+    ("route_tcp", "flows=2", "routed TCP VLAN 10->20, 2 streams"),
+    ("route_tcp", "flows=4", "routed TCP VLAN 10->20, 4 streams"),
+    ("route_tcp_retransmits", "flows=1", "routed TCP retransmitted, 1 stream"),
+    ("route_frame_rate", "64B", "routed 64-byte frames, received"),
+    ("route_frame_offered", "64B", "routed 64-byte frames, offered"),
+    ("route_frame_delivered", "64B", "routed 64-byte frames delivered"),
+    ("route_cpu_rx", "64B", "routed 64-byte frames: h1's seen by CPU"),
 ]
 
 
@@ -226,6 +234,11 @@ def main():
                ", ".join(f"{m} {n}" for m, n in runs.items() if n) + ".")
     out.append("* the Linux bridge has nothing to offload: its figure is "
                "the `bridge -batch` itself, in software.")
+    if "route_tcp" in fig.units:
+        out.append("routed rows: the Linux bridge column is the Linux router "
+                   "(the same VLAN-aware bridge and uppers over virtio NICs, "
+                   "the guest's kernel routing); SwitchX-2's router routes in "
+                   "the ASIC.")
     out.append("limit %: each switch's figure as a percentage of the bare "
                "cable's (the same two virtio hosts on one QEMU hub), "
                "SwitchX-2 / rocker / Linux bridge.")
@@ -248,7 +261,14 @@ def main():
              "(each step adds the entries up to N)", "entries/s",
              "time per entry"),
             ("lookup_rate", "64-byte frame rate h1->h2 to entry N-1, "
-             "with N entries in the FDB", "frames/s", "time per frame")):
+             "with N entries in the FDB", "frames/s", "time per frame"),
+            ("lpm_fill_rate", "LPM programming rate as the routes grow "
+             "(each step adds the /24 routes up to N; Linux bridge column: "
+             "the Linux router, the kernel's `ip -batch` alone)", "routes/s",
+             "time per route"),
+            ("lpm_flush_rate", "LPM: all N routes deleted (to the sentinel "
+             "route in the ASIC; Linux router: `ip -batch` alone)",
+             "routes/s", "time per route")):
         sweeps = {sw: fig.sweep(sw, metric) for sw in BRIDGES}
         ns = sorted({n for pts in sweeps.values() for n, _ in pts})
         if not ns:

@@ -21,6 +21,15 @@
 #   scaling: the FDB filled to 1K, 2K, 4K, ... entries up to the SwitchX-2
 #     FDB's size (rocker, Linux bridge: 8K): the programming rate of each
 #     step, the frame rate at each size; the report states the cost growth
+# and, routing (tests/bench/route.sh), SwitchX-2's router vs the Linux
+# router over the virtio NICs (rocker and the cable: none):
+#   routed TCP throughput and 64-byte frame rate h1 (VLAN 10) -> h2
+#     (VLAN 20) through a VLAN-aware bridge's uppers br.10 and br.20, and
+#     how many of h1's packets the CPU saw (SwitchX-2)
+#   LPM programming rate: /24 routes in steps 1K, 2K, 4K, ... up to
+#     BENCH_LPM_MAX from `ip -batch` until the last shows rt_offload,
+#     then all of them deleted; the Linux router's figure is the kernel's
+#     `ip -batch` alone
 #
 # Knobs (environment):
 #   BENCH_SECONDS=10        each TCP throughput run and each frame-rate run
@@ -38,7 +47,8 @@
 #                           against all its flows, so its steps get slow
 #                           (minutes each past 8K), and the Linux bridge's
 #                           adds ran at 100-200/s in the sweep on a loaded host
-#   BENCHES="probe tcp frames learn fdb scale"   the parts to run
+#   BENCH_LPM_MAX=100000    routes at the LPM sweep's last step
+#   BENCHES="probe tcp frames learn fdb scale route lpm"   the parts to run
 #   BENCH_TSC_KHZ=          the host's TSC frequency (default: from the
 #                           kernel log); 0 keeps the guest's clock on ticks
 #   GUEST_TIMEOUT=1800      seconds before a hung guest is killed
@@ -62,7 +72,8 @@ export SX_FDB_SIZE=${BENCH_FDB_SIZE:-49152}
 export ROCKER_PORTS=4
 
 KNOBS=(BENCH_SECONDS BENCH_SCALE_SECONDS BENCH_FLOWS BENCH_FDB_N BENCH_FDB_RUNS
-	BENCH_LEARN_RUNS BENCH_PROBE_RUNS BENCH_SCALE_MAX BENCH_SCALE_OTHERS_MAX BENCHES)
+	BENCH_LEARN_RUNS BENCH_PROBE_RUNS BENCH_SCALE_MAX BENCH_SCALE_OTHERS_MAX
+	BENCH_LPM_MAX BENCHES)
 
 # The guest's clock. Without ACPI it has no HPET or PM timer to calibrate
 # its TSC against and counts timer ticks (refined-jiffies), and a busy

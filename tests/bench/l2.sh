@@ -20,6 +20,8 @@
 #          past 8K entries a step takes minutes; the Linux bridge's
 #          `bridge -batch` ran at 100-200 entries/s in the sweep of a
 #          loaded host's runs, minutes for 48K)
+#   route, lpm   routing: SwitchX-2's router vs the Linux router
+#          (tests/bench/route.sh)
 # Figures are "bench-data SWITCH METRIC PARAM VALUE UNIT" lines, progress
 # "bench: ..." lines, failures "bench-error ..." lines; the host turns
 # them into the report (scripts/bench-report.py).
@@ -35,7 +37,7 @@ BENCH_LEARN_RUNS=${BENCH_LEARN_RUNS:-20}
 BENCH_PROBE_RUNS=${BENCH_PROBE_RUNS:-5}
 BENCH_SCALE_MAX=${BENCH_SCALE_MAX:-}
 BENCH_SCALE_OTHERS_MAX=${BENCH_SCALE_OTHERS_MAX:-8192}
-BENCHES=${BENCHES:-probe tcp frames learn fdb scale}
+BENCHES=${BENCHES:-probe tcp frames learn fdb scale route lpm}
 # TCP and small frames also over the bare cable; FDB figures for the
 # switches only.
 SWITCHES="switchx2 rocker bridge cable"
@@ -265,6 +267,11 @@ fi
 for b in fdb scale; do
 	selected "$b" && "bench_$b"
 done
+# shellcheck source=tests/bench/route.sh
+. /tests/bench/route.sh
+if selected route || selected lpm; then
+	bench_route
+fi
 now
 echo "bench-clock end $NOW"
 echo "bench: kernel log follows"

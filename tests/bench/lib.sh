@@ -249,8 +249,8 @@ tcp_mbps() {
 
 # --- Small frames ------------------------------------------------------------
 # frame_rate SW DST_MAC SECONDS: 64-byte frames (60 bytes and the FCS),
-# EtherType 0x88b5, from host 1 to DST_MAC as fast as mausezahn sends
-# them. Once host 1's NIC sends, and half a second of warm-up later, FPS
+# EtherType 0x88b5 (or what FRAME_MZ tells mausezahn to build instead),
+# from host 1 to DST_MAC as fast as mausezahn sends them. Once host 1's NIC sends, and half a second of warm-up later, FPS
 # is the rate host 2's NIC counted over SECONDS, OFFERED the rate host
 # 1's NIC sent over the same window; DELIVERED is the share of all frames
 # sent that host 2 received once the switch has worked off its backlog
@@ -260,7 +260,7 @@ frame_rate() {
 	FPS='' OFFERED='' DELIVERED=''
 	rxa=$(counter "$sw" 2 rx_packets) && txa=$(counter "$sw" 1 tx_packets) || return 1
 	ip netns exec "${NS[$sw,1]}" timeout $((secs + 60)) \
-		mausezahn eth0 -q -c 0 -b "$dst" 88:b5 -p 60 >/dev/null 2>&1 &
+		mausezahn eth0 -q -c 0 -b "$dst" ${FRAME_MZ:-88:b5 -p 60} >/dev/null 2>&1 &
 	pid=$!
 	for i in $(seq 1 100); do
 		[ "$(counter "$sw" 1 tx_packets)" -gt "$txa" ] && break
