@@ -99,8 +99,11 @@ routed_by_asic "802.1Q PVID" "$rif"
 # The bridge's PVID moves to VID 20: so does its RIF.
 bridge vlan add dev "$swp1" vid 20 pvid untagged
 bridge vlan add dev br1 vid 20 pvid untagged self
+has_vlan_rif() {
+	[ -n "$(sx_vlan_rif_of "$1")" ]
+}
 check "switchx2: 802.1Q: the RIF moves with the bridge's PVID (20)" \
-	wait_for 5 test -n "$(sx_vlan_rif_of 20)"
+	wait_for 5 has_vlan_rif 20
 check_eq "switchx2: 802.1Q: and VID 1 has none" "" "$(sx_vlan_rif_of 1)"
 check "switchx2: 802.1Q: h1 pings h2 in VID 20" \
 	wait_for 10 sx_ping 1 "$(sx_host_ip 2)"
