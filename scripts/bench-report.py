@@ -349,8 +349,9 @@ def main():
             if any(k in text for k in ("] BUG:", "] WARNING:", "] Oops", "] KASAN",
                                        "] general protection", "] Kernel panic")):
                 reports.append(text)
-            # The first module function in the first report's trace
-            m = re.search(r"\? (\w+)\+0x\w+/0x\w+ \[(\w+)\]", text)
+            # The first module function in the first report's trace;
+            # "? " frames are stale stack words, not the call chain
+            m = re.search(r"\]\s+(\w+)\+0x\w+/0x\w+ \[(\w+)\]", text)
             if len(reports) == 1 and m and not where:
                 where = f" in {m.group(1)} [{m.group(2)}]"
     if reports:

@@ -157,16 +157,6 @@ bench_fdb() {
 	done
 }
 
-# The sweep's steps: 1K, 2K, 4K, ... below MAX, then MAX.
-scale_steps() {
-	local n=1024
-	while [ "$n" -lt "$1" ]; do
-		echo "$n"
-		n=$((n * 2))
-	done
-	echo "$1"
-}
-
 bench_scale() {
 	local max top asic size used sw prefix n prev last
 	if ! asic=$(asic_fdb) || [ -z "$asic" ]; then
@@ -192,7 +182,7 @@ bench_scale() {
 		*) prefix=02:b1:03 ;;
 		esac
 		prev=0
-		for n in $(scale_steps "$top"); do
+		for n in $(doubling_steps 1024 "$top"); do
 			progress "scale: $sw, entries $prev..$((n - 1)) ($((n - prev)) more)"
 			fdb_batch_file add "${PORT[$sw,2]}" "$prev" $((n - prev)) "$prefix" /tmp/fdb-scale
 			last=$(fdb_mac "$prefix" $((n - 1)))

@@ -49,6 +49,17 @@ ms() {
 	printf '%d.%d' $(($1 / 1000)) $((($1 % 1000) / 100))
 }
 
+# doubling_steps FIRST MAX: a sweep's sizes, FIRST, 2 FIRST, 4 FIRST, ...
+# below MAX, then MAX
+doubling_steps() {
+	local n=$1
+	while [ "$n" -lt "$2" ]; do
+		echo "$n"
+		n=$((n * 2))
+	done
+	echo "$2"
+}
+
 # per_s COUNT US: COUNT per second over US microseconds, one decimal
 per_s() {
 	local x10=$(($1 * 10000000 / ($2 > 0 ? $2 : 1)))

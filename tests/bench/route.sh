@@ -122,55 +122,44 @@ lpm_wait() {
 	return 1
 }
 
-# lpm_step SW HAVE N: the routes [HAVE, N) added in one batch, timed;
-# into LPM_ADD_US
-lpm_step() {
-	local sw=$1 have=$2 n=$3 t0
-	lpm_batch /tmp/lpm-add add "$have" $((n - have))
+# lpm_timed SW FILE PREFIX: `ip -batch FILE` until PREFIX's route is in
+# the ASIC; the time it took into LPM_US
+lpm_timed() {
+	local t0
 	now
 	t0=$NOW
-	ip -batch /tmp/lpm-add || return 1
-	lpm_wait "$sw" "$(lpm_prefix $((n - 1)))" || return 1
+	ip -batch "$2" || return 1
+	lpm_wait "$1" "$3" || return 1
 	now
-	LPM_ADD_US=$((NOW - t0))
+	LPM_US=$((NOW - t0))
+}
+
+# lpm_step SW HAVE N: the routes [HAVE, N) added in one batch, timed
+lpm_step() {
+	lpm_batch /tmp/lpm-add add "$2" $(($3 - $2))
+	lpm_timed "$1" /tmp/lpm-add "$(lpm_prefix $(($3 - 1)))"
 }
 
 # lpm_flush SW N: the N routes deleted in one batch, and the sentinel
-# after them; into LPM_DEL_US
+# after them, timed
 lpm_flush() {
-	local sw=$1 n=$2 t0
-	lpm_batch /tmp/lpm-del del 0 "$n"
+	lpm_batch /tmp/lpm-del del 0 "$2"
 	echo "route add $ROUTE_SENTINEL via $ROUTE_GW" >>/tmp/lpm-del
-	now
-	t0=$NOW
-	ip -batch /tmp/lpm-del || return 1
-	lpm_wait "$sw" "$ROUTE_SENTINEL" || return 1
-	now
-	LPM_DEL_US=$((NOW - t0))
+	lpm_timed "$1" /tmp/lpm-del "$ROUTE_SENTINEL" || return 1
 	ip route del "$ROUTE_SENTINEL"
 }
 
-# The sweep: each step adds routes up to N (timing the addition of the
-# step's own routes: its rate with N routes in the table), then the
-# whole table goes and comes back for the flush figure of N.
-lpm_steps() {
-	local n=1000
-	while [ "$n" -lt "$BENCH_LPM_MAX" ]; do
-		echo "$n"
-		n=$((n * 2))
-	done
-	echo "$BENCH_LPM_MAX"
-}
-
+# The sweep: each step adds the routes up to N and is timed (its rate
+# with N routes in the table); at the end all of them go at once.
 bench_lpm_one() {
 	local sw=$1 have=0 n offloaded
-	for n in $(lpm_steps); do
+	for n in $(doubling_steps 1000 "$BENCH_LPM_MAX"); do
 		progress "lpm: $sw, routes $have -> $n"
 		if ! lpm_step "$sw" "$have" "$n"; then
 			bench_error "$sw LPM: route $((n - 1)) not in the ASIC within 600 s"
 			break
 		fi
-		result "$sw" lpm_fill_rate "n=$n" "$(per_s $((n - have)) "$LPM_ADD_US")" routes/s
+		result "$sw" lpm_fill_rate "n=$n" "$(per_s $((n - have)) "$LPM_US")" routes/s
 		have=$n
 	done
 	if [ "$sw" = switchx2 ]; then
@@ -181,7 +170,7 @@ bench_lpm_one() {
 	fi
 	progress "lpm: $sw, all $have routes out"
 	if lpm_flush "$sw" "$have"; then
-		result "$sw" lpm_flush_rate "n=$have" "$(per_s "$have" "$LPM_DEL_US")" routes/s
+		result "$sw" lpm_flush_rate "n=$have" "$(per_s "$have" "$LPM_US")" routes/s
 	else
 		bench_error "$sw LPM: the sentinel route after the deletes not in the ASIC within 600 s"
 	fi

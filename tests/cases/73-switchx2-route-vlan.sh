@@ -40,17 +40,7 @@ check_eq "switchx2: its MAC goes to the router in VID 10" 1 \
 	"$(sx_asic_fdb "[.entries[] | select(.fid == 10 and
 		.mac == \"$(cat "/sys/class/net/$swp1.10/address")\" and
 		.action == \"router\")] | length" 10)"
-cpu_before=$(sx_cpu_hit "$swp1" RX)
-in_before=$(sx_router ".rifs[] | select(.rif == ${rif:-0}) | .\"routed-in\" // 0")
-ip netns exec h1 ping -q -c 100 -i 0.01 -W 1 "$(sx_host_ip 2)" \
-	>/tmp/route-vlan-ping 2>&1
-check "switchx2: 100 pings from VLAN 10 answered" \
-	grep -q '100 packets transmitted, 100 .*received' /tmp/route-vlan-ping
-cpu_after=$(sx_cpu_hit "$swp1" RX)
-check "switchx2: routed in the ASIC (CPU saw $((cpu_after - cpu_before)))" \
-	test "$((cpu_after - cpu_before))" -le 10
-check "switchx2: the upper's RIF counted them" test \
-	"$(($(sx_router ".rifs[] | select(.rif == ${rif:-0}) | .\"routed-in\" // 0") - in_before))" -ge 100
+sx_routed_by_asic "from VLAN 10" 1 "$(sx_host_ip 2)" 1 "$rif"
 
 ip addr flush dev "$swp1.10"
 check_eq "switchx2: without its address the upper has no RIF" "" \
