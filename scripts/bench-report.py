@@ -31,6 +31,8 @@ SWITCHES = ["switchx2", "rocker", "bridge", "cable"]
 BRIDGES = ["switchx2", "rocker", "bridge"]
 TITLE = {"switchx2": "SwitchX-2", "rocker": "rocker", "bridge": "Linux bridge",
          "cable": "bare cable"}
+# The switches as routers (make bench's routing part)
+ROUTER_TITLE = {"switchx2": "SwitchX-2 (ASIC)", "bridge": "Linux router (ip -batch)"}
 # Rows measured over the bare cable too: each switch as a percentage of it.
 LIMITED = {"tcp_throughput", "frame_rate"}
 
@@ -478,15 +480,22 @@ def plots(logs, fig):
         made.append("learn_latency.svg")
 
     # The sweep: rate against N, log2 axis
-    for metric, title, unit in (
-            ("fdb_fill_rate", "FDB programming rate as the table fills", "entries/s"),
-            ("lookup_rate", "64-byte frame rate with N entries in the FDB", "frames/s")):
+    bridge_titles = {s: TITLE[s] for s in BRIDGES}
+    for metric, title, unit, xlabel, titles in (
+            ("fdb_fill_rate", "FDB programming rate as the table fills", "entries/s",
+             "N, entries in the FDB", bridge_titles),
+            ("lookup_rate", "64-byte frame rate with N entries in the FDB", "frames/s",
+             "N, entries in the FDB", bridge_titles),
+            ("lpm_fill_rate", "LPM programming rate as the routes grow", "routes/s",
+             "N, routes in the LPM table", ROUTER_TITLE)):
         if not os.path.exists(os.path.join(logs, metric + ".dat")):
             continue
-        plot = ", ".join(f'"{metric}.dat" using 1:{i + 2} with linespoints lw 2 '
-                         f'pt 7 title "{TITLE[s]}"' for i, s in enumerate(BRIDGES))
+        # The .dat has a column per bridge, in BRIDGES order.
+        plot = ", ".join(f'"{metric}.dat" using 1:{BRIDGES.index(s) + 2} with '
+                         f'linespoints lw 2 pt 7 title "{t}"'
+                         for s, t in titles.items())
         gnuplot(logs, metric,
-                f'set title "{title}"\nset xlabel "N, entries in the FDB"\n'
+                f'set title "{title}"\nset xlabel "{xlabel}"\n'
                 f'set ylabel "{unit}"\nset logscale x 2\nset yrange [0:*]\n'
                 f'set key outside right\nplot {plot}\n')
         made.append(metric + ".svg")
