@@ -83,17 +83,9 @@ bench_probe() {
 }
 
 bench_tcp() {
-	local sw f
+	local sw
 	for sw in $SWITCHES; do
-		for f in $BENCH_FLOWS; do
-			progress "tcp: $sw, h1 -> h2, $f stream(s), $BENCH_SECONDS s"
-			if tcp_mbps "$sw" "$f" 1; then
-				result "$sw" tcp_throughput "flows=$f" "$MBPS" Mbit/s
-				result "$sw" tcp_retransmits "flows=$f" "$RETR" segments
-			else
-				bench_error "$sw TCP throughput with $f stream(s): iperf3 failed"
-			fi
-		done
+		tcp_flows "$sw" tcp_throughput tcp_retransmits "tcp: $sw, h1 -> h2"
 		if [ "${NPORTS[$sw]}" -lt 4 ]; then
 			progress "tcp: $sw has ${NPORTS[$sw]} ports cabled, no 4-port run"
 			continue
@@ -112,13 +104,7 @@ bench_frames() {
 	for sw in $SWITCHES; do
 		progress "frames: $sw, 64-byte frames h1 -> h2, $BENCH_SECONDS s"
 		sw_ping "$sw" 2 1
-		if frame_rate "$sw" "${HMAC[$sw,2]}" "$BENCH_SECONDS"; then
-			result "$sw" frame_rate 64B "$FPS" frames/s
-			result "$sw" frame_offered 64B "$OFFERED" frames/s
-			result "$sw" frame_delivered 64B "$DELIVERED" %
-		else
-			bench_error "$sw frame rate: no frames sent or counted"
-		fi
+		frame_figures "$sw" "${HMAC[$sw,2]}" ""
 	done
 }
 

@@ -258,6 +258,22 @@ tcp_mbps() {
 	return $rc
 }
 
+# tcp_flows SW THROUGHPUT RETRANSMITS WHAT: iperf3 h1 -> h2 with each
+# of BENCH_FLOWS streams, the figures THROUGHPUT and RETRANSMITS of each;
+# WHAT begins the progress lines
+tcp_flows() {
+	local sw=$1 f
+	for f in $BENCH_FLOWS; do
+		progress "$4, $f stream(s), $BENCH_SECONDS s"
+		if tcp_mbps "$sw" "$f" 1; then
+			result "$sw" "$2" "flows=$f" "$MBPS" Mbit/s
+			result "$sw" "$3" "flows=$f" "$RETR" segments
+		else
+			bench_error "$sw $2 with $f stream(s): iperf3 failed"
+		fi
+	done
+}
+
 # --- Small frames ------------------------------------------------------------
 # frame_rate SW DST_MAC SECONDS: 64-byte frames (60 bytes and the FCS),
 # EtherType 0x88b5 (or what FRAME_MZ tells mausezahn to build instead),
@@ -302,6 +318,18 @@ frame_rate() {
 	OFFERED=$(per_s $((tx1 - tx0)) $((t1 - t0)))
 	DELIVERED=$(awk -v r=$((rxb - rxa)) -v t=$((txb - txa)) \
 		'BEGIN { printf "%.1f", (t > 0 ? 100 * r / t : 0) }')
+}
+
+# frame_figures SW DST_MAC PREFIX: frame_rate over BENCH_SECONDS, its
+# figures PREFIXframe_rate, PREFIXframe_offered, PREFIXframe_delivered
+frame_figures() {
+	if frame_rate "$1" "$2" "$BENCH_SECONDS"; then
+		result "$1" "${3}frame_rate" 64B "$FPS" frames/s
+		result "$1" "${3}frame_offered" 64B "$OFFERED" frames/s
+		result "$1" "${3}frame_delivered" 64B "$DELIVERED" %
+	else
+		bench_error "$1 ${3}frame_rate: no frames sent or counted"
+	fi
 }
 
 # --- Learned entries -----------------------------------------------------------

@@ -71,26 +71,13 @@ cpu_rx() {
 }
 
 bench_route_one() {
-	local sw=$1 f c0 c1
-	for f in $BENCH_FLOWS; do
-		progress "route: $sw, TCP h1 (VLAN 10) -> h2 (VLAN 20), $f stream(s), $BENCH_SECONDS s"
-		if tcp_mbps "$sw" "$f" 1; then
-			result "$sw" route_tcp "flows=$f" "$MBPS" Mbit/s
-			result "$sw" route_tcp_retransmits "flows=$f" "$RETR" segments
-		else
-			bench_error "$sw routed TCP throughput with $f stream(s): iperf3 failed"
-		fi
-	done
+	local sw=$1 c0 c1
+	tcp_flows "$sw" route_tcp route_tcp_retransmits \
+		"route: $sw, TCP h1 (VLAN 10) -> h2 (VLAN 20)"
 	progress "route: $sw, 64-byte UDP frames h1 -> h2, $BENCH_SECONDS s"
 	c0=$(cpu_rx "$sw")
-	if FRAME_MZ="-A ${IP[$sw,1]} -B ${IP[$sw,2]} -t udp sp=1024,dp=9" \
-		frame_rate "$sw" "${RMAC[$sw]}" "$BENCH_SECONDS"; then
-		result "$sw" route_frame_rate 64B "$FPS" frames/s
-		result "$sw" route_frame_offered 64B "$OFFERED" frames/s
-		result "$sw" route_frame_delivered 64B "$DELIVERED" %
-	else
-		bench_error "$sw routed frame rate: no frames sent or counted"
-	fi
+	FRAME_MZ="-A ${IP[$sw,1]} -B ${IP[$sw,2]} -t udp sp=1024,dp=9" \
+		frame_figures "$sw" "${RMAC[$sw]}" route_
 	if c1=$(cpu_rx "$sw"); then
 		result "$sw" route_cpu_rx 64B $((c1 - c0)) packets
 	fi
