@@ -98,21 +98,6 @@ check_eq "switchx2: h1's destinations all answer" 32 "$(pings_to_all)"
 d3=$(($(host_stat 3 rx_packets) - rx3))
 check "switchx2: and some leave by p3 again ($d3)" test "$d3" -ge 10
 
-# A port in a VRF routes by its VRF's table, which the ASIC does not
-# have: no RIF, and the route via it traps to the CPU.
-has_rif() {
-	[ -n "$(sx_rif_of "$1")" ]
-}
-ip link add vrf-t75 type vrf table 75
-ip link set vrf-t75 up
-ip link set "$(sx_port 3)" master vrf-t75
-check_eq "switchx2: a port in a VRF has no RIF" "" "$(sx_rif_of 3)"
-ip link set "$(sx_port 3)" nomaster
-ip link del vrf-t75
-ip addr replace "$(sx_swp_ip 3)/30" dev "$(sx_port 3)"
-check "switchx2: out of the VRF, with its address, it has one again" \
-	wait_for 5 has_rif 3
-
 ip route del 198.18.0.0/24
 check_eq "switchx2: a deleted multipath route leaves the ASIC" "" \
 	"$(sx_route_of 198.18.0.0/24)"

@@ -1,0 +1,91 @@
+#!/bin/sh
+# SwitchX-2: VRFs as virtual routers. p1 and p2 are enslaved to the VRF
+# vrf-t76 (table 76): their RIFs belong to a virtual router of the VRF's
+# own, the VRF table's routes go to that virtual router's LPM table,
+# and the ASIC routes h1 <-> h2 in it. A route of the main table to the
+# same prefix is virtual router 0's and leaves the VRF's alone. Out of
+# the VRF the ports route in virtual router 0 again; with the VRF gone
+# its virtual router holds no route.
+. /tests/lib.sh
+
+for n in 1 2; do
+	sx_host_setup "$n" || not_ok "switchx2: set up h$n"
+	ip netns exec "h$n" sh -c \
+		'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6'
+	echo 1 >"/proc/sys/net/ipv6/conf/$(sx_port "$n")/disable_ipv6"
+	# Only their own subnets: earlier tests' shared subnet would
+	# shadow the routes.
+	ip -n "h$n" addr flush dev eth0
+	ip -n "h$n" addr add "$(sx_host_ip "$n")/30" dev eth0
+	ip -n "h$n" route replace 192.0.2.0/24 via "$(sx_swp_ip "$n")"
+done
+h2_ip=$(sx_host_ip 2)
+echo 1 >/proc/sys/net/ipv4/ip_forward
+ip link add vrf-t76 type vrf table 76
+ip link set vrf-t76 up
+for n in 1 2; do
+	ip link set "$(sx_port "$n")" master vrf-t76
+	ip addr replace "$(sx_swp_ip "$n")/30" dev "$(sx_port "$n")"
+done
+
+# vr_of_rif RIF: the virtual router of the ASIC's RIF
+vr_of_rif() {
+	sx_router ".rifs[] | select(.rif == $1) | .\"virtual-router\""
+}
+
+# route_in VR PREFIX: what virtual router VR does for PREFIX
+route_in() {
+	sx_router ".routes[] | select(.\"virtual-router\" == $1 and
+		.prefix == \"$2\") |
+		\"\(.action) \(.rif // .adjacency // .\"trap-id\" // \"-\")\""
+}
+
+check "switchx2: h1 pings h2 through the VRF" wait_for 10 sx_ping 1 "$h2_ip"
+rif1=$(sx_rif_of 1)
+rif2=$(sx_rif_of 2)
+check "switchx2: ports in a VRF are RIFs" test -n "$rif1" -a -n "$rif2"
+vr=$(vr_of_rif "${rif1:-0}")
+check "switchx2: in a virtual router other than 0 (${vr:-none})" \
+	test "${vr:-0}" -ne 0
+check_eq "switchx2: both ports' RIFs in the same one" "$vr" \
+	"$(vr_of_rif "${rif2:-0}")"
+check_eq "switchx2: the VRF's connected route is in its virtual router" \
+	"local $rif2" "$(route_in "${vr:-0}" 192.0.2.8/30)"
+check_eq "switchx2: and the VRF's local address traps" "ip2me -" \
+	"$(route_in "${vr:-0}" "$(sx_swp_ip 2)/32")"
+check_eq "switchx2: ip route shows the VRF's route offloaded" rt_offload \
+	"$(sx_route_flags table 76 192.0.2.8/30)"
+sx_routed_by_asic "in the VRF" 1 "$h2_ip" 1 "${rif1:-0}"
+
+# The main table's blackhole to the same prefix is virtual router 0's
+# (rocker's 6.1 FIB offload must not see a blackhole: test 71).
+rocker_loaded=$(lsmod | grep -c '^rocker ')
+[ "$rocker_loaded" = 0 ] || rmmod rocker
+ip route add blackhole 192.0.2.8/30
+check_eq "switchx2: the main table's route to the prefix is VR 0's" \
+	"discard -" "$(route_in 0 192.0.2.8/30)"
+check_eq "switchx2: the VRF's route to it is untouched" \
+	"local $rif2" "$(route_in "${vr:-0}" 192.0.2.8/30)"
+check "switchx2: h1 still reaches h2 in the VRF" sx_ping 1 "$h2_ip"
+ip route del blackhole 192.0.2.8/30
+[ "$rocker_loaded" = 0 ] || modprobe rocker
+
+ip link set "$(sx_port 1)" nomaster
+ip addr replace "$(sx_swp_ip 1)/30" dev "$(sx_port 1)"
+in_vr0() {
+	rif=$(sx_rif_of 1)
+	[ -n "$rif" ] && [ "$(vr_of_rif "$rif")" = 0 ]
+}
+check "switchx2: out of the VRF p1's RIF is in virtual router 0" \
+	wait_for 5 in_vr0
+ip link set "$(sx_port 2)" nomaster
+ip link del vrf-t76
+ip addr replace "$(sx_swp_ip 2)/30" dev "$(sx_port 2)"
+check_eq "switchx2: the VRF gone, its virtual router has no route" 0 \
+	"$(sx_router "[.routes[] | select(.\"virtual-router\" == ${vr:-0})] |
+		length")"
+check "switchx2: h1 pings h2 in the main table again" \
+	wait_for 10 sx_ping 1 "$h2_ip"
+for n in 1 2; do
+	ip -n "h$n" route del 192.0.2.0/24
+done
