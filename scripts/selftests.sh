@@ -15,6 +15,9 @@
 #                    the selftests' sleeps and protocol timers cost no
 #                    wall time; 0: plain TCG
 #   GUEST_TIMEOUT    seconds per guest (default 7200)
+#   SELFTEST_TIMEOUT seconds per selftest in the guest, after which it is
+#                    killed and its remaining cases are missing from the
+#                    table (default 1800)
 #   LOGS             log folder (default build/logs/selftests)
 # Output: $LOGS/table.txt, $LOGS/<switch>/guest.log (the guest's console:
 # the selftests' output and the kernel's warnings).
@@ -31,6 +34,7 @@ SELFTESTS=${_tests[*]}
 SWITCHES=${SWITCHES:-switchx2 bridge rocker}
 SELFTESTS_ICOUNT=${SELFTESTS_ICOUNT:-1}
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-7200}
+SELFTEST_TIMEOUT=${SELFTEST_TIMEOUT:-1800}
 LOGS=${LOGS:-$BUILD/logs/selftests}
 INITRAMFS=$BUILD/initramfs-selftests.cpio.gz
 # Four cabled ports per switch: the 6-interface selftests need three.
@@ -73,7 +77,7 @@ run_switch() {
 	t0=$(date +%s)
 	LOGS=$dir INITRAMFS=$INITRAMFS ROCKER_PORTS=$ROCKER_PORTS QEMU_EXTRA="$(qemu_extra)" \
 		GUEST_TIMEOUT=$GUEST_TIMEOUT \
-		bash "$TOP/scripts/run-guest.sh" cmd "bash /tests/selftests/run.sh $sw $SELFTESTS" \
+		bash "$TOP/scripts/run-guest.sh" cmd "SELFTEST_TIMEOUT=$SELFTEST_TIMEOUT bash /tests/selftests/run.sh $sw $SELFTESTS" \
 		</dev/null >"$dir/guest.raw" 2>&1 &
 	pid=$!
 	tail -n +1 -f --pid="$pid" "$dir/guest.raw" | show_progress
