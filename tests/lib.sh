@@ -308,6 +308,98 @@ sx_host_setup() {
 	ip link set "$swp" up
 }
 
+# sx_host_setup_v4 N: sx_host_setup, IPv4 only, and the host's address
+# on port N's /30 alone: an earlier test's shared subnet would shadow the
+# routes of the routing tests.
+sx_host_setup_v4() {
+	sx_host_setup "$1" || return 1
+	ip netns exec "h$1" sh -c \
+		'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6'
+	echo 1 >"/proc/sys/net/ipv6/conf/$(sx_port "$1")/disable_ipv6"
+	ip -n "h$1" addr flush dev eth0
+	ip -n "h$1" addr add "$(sx_host_ip "$1")/30" dev eth0
+}
+
+# sx_host_setup_v6 N: sx_host_setup with IPv6 on both ends, without DAD:
+# port N is 2001:db8:N::1/64, hN 2001:db8:N::2 and routes 2001:db8::/32
+# via the port.
+sx_host_setup_v6() {
+	sx_host_setup "$1" || return 1
+	ip netns exec "h$1" sh -c \
+		'echo 0 >/proc/sys/net/ipv6/conf/all/disable_ipv6;
+		 echo 0 >/proc/sys/net/ipv6/conf/eth0/disable_ipv6;
+		 echo 0 >/proc/sys/net/ipv6/conf/eth0/accept_dad'
+	swp=$(sx_port "$1")
+	echo 0 >"/proc/sys/net/ipv6/conf/$swp/disable_ipv6"
+	echo 0 >"/proc/sys/net/ipv6/conf/$swp/accept_dad"
+	ip addr replace "2001:db8:$1::1/64" dev "$swp"
+	ip -n "h$1" addr replace "2001:db8:$1::2/64" dev eth0
+	ip -n "h$1" route replace 2001:db8::/32 via "2001:db8:$1::1"
+}
+
+# The IPv4 ECMP tests' prefix: 198.18.0.0/24 is h2's and h3's own (on
+# their lo), which route 192.0.2.0/24 back via the switch; h1 routes the
+# prefix via the switch. sx_ecmp_hosts_v4_setup needs sx_host_setup_v4.
+sx_ecmp_hosts_v4_setup() {
+	for ehs_n in 2 3; do
+		ip -n "h$ehs_n" addr add 198.18.0.0/24 dev lo
+		ip -n "h$ehs_n" link set lo up
+		ip -n "h$ehs_n" route replace 192.0.2.0/24 \
+			via "$(sx_swp_ip "$ehs_n")"
+	done
+	ip -n h1 route replace 198.18.0.0/24 via "$(sx_swp_ip 1)"
+	echo 1 >/proc/sys/net/ipv4/ip_forward
+}
+
+sx_ecmp_hosts_v4_teardown() {
+	for ehs_n in 2 3; do
+		ip -n "h$ehs_n" addr del 198.18.0.0/24 dev lo
+		ip -n "h$ehs_n" route del 192.0.2.0/24
+	done
+	ip -n h1 route del 198.18.0.0/24
+}
+
+# sx_ecmp_pings_v4: h1 pings 198.18.0.1..32, 3 each; prints how many
+# answered.
+sx_ecmp_pings_v4() {
+	ep_ok=0
+	for ep_i in $(seq 1 32); do
+		ip netns exec h1 ping -q -c 3 -i 0.05 -W 1 "198.18.0.$ep_i" \
+			>/dev/null 2>&1 && ep_ok=$((ep_ok + 1))
+	done
+	echo "$ep_ok"
+}
+
+# sx_ecmp_spread WHAT PINGER: four checks of a route from h1 that the
+# ASIC spreads over h2 and h3: PINGER (a function printing how many of
+# 32 destinations answered 3 pings) prints 32, h2 and h3 each received
+# at least 10 packets, and the CPU saw at most 10 of port 1's.
+sx_ecmp_spread() {
+	es_rx2=$(host_stat 2 rx_packets)
+	es_rx3=$(host_stat 3 rx_packets)
+	es_cpu=$(sx_cpu_hit "$(sx_port 1)" RX)
+	check_eq "switchx2: $1: h1's 32 destinations all answer" 32 "$($2)"
+	es_rx2=$(($(host_stat 2 rx_packets) - es_rx2))
+	es_rx3=$(($(host_stat 3 rx_packets) - es_rx3))
+	check "switchx2: $1: the flows leave by both (h2 $es_rx2, h3 $es_rx3)" \
+		test "$es_rx2" -ge 10 -a "$es_rx3" -ge 10
+	es_cpu=$(($(sx_cpu_hit "$(sx_port 1)" RX) - es_cpu))
+	check "switchx2: $1: routed in the ASIC (CPU saw $es_cpu of 96)" \
+		test "$es_cpu" -le 10
+}
+
+# rocker's 6.1 FIB offload dereferences the nexthop device a blackhole
+# route lacks and refuses routes via nexthop objects: rocker_pause
+# unloads it around such routes, rocker_resume loads it again if it was.
+rocker_pause() {
+	rocker_was_loaded=$(lsmod | grep -c '^rocker ')
+	[ "$rocker_was_loaded" = 0 ] || rmmod rocker
+}
+
+rocker_resume() {
+	[ "${rocker_was_loaded:-0}" = 0 ] || modprobe rocker
+}
+
 # 192.0.2.0/24 (TEST-NET-1), one /30 per port: .4n+1 switch, .4n+2 host.
 sx_swp_ip() {
 	echo "192.0.2.$((4 * $1 + 1))"

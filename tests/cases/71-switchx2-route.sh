@@ -122,17 +122,14 @@ ip route del default via "$h2_ip"
 check_eq "switchx2: deleted, what no route matches traps again" "trap 112" \
 	"$(sx_route_of 0.0.0.0/0)"
 
-# rocker's FIB offload (6.1) dereferences the nexthop device a blackhole
-# route lacks: it must not see this one.
-rocker_loaded=$(lsmod | grep -c '^rocker ')
-[ "$rocker_loaded" = 0 ] || rmmod rocker
+rocker_pause
 ip route add blackhole 10.30.0.0/24
 check_eq "switchx2: a blackhole route discards in the ASIC" \
 	"discard -" "$(sx_route_of 10.30.0.0/24)"
 check_eq "switchx2: and is shown offloaded" \
 	"rt_offload" "$(sx_route_flags 10.30.0.0/24)"
 ip route del blackhole 10.30.0.0/24
-[ "$rocker_loaded" = 0 ] || modprobe rocker
+rocker_resume
 
 ip addr flush dev "$swp2"
 check_eq "switchx2: without an address the port has no RIF" "" \

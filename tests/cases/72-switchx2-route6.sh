@@ -6,19 +6,8 @@
 # resolved the CPU sees none of the routed packets.
 . /tests/lib.sh
 
-sx_host_setup 1 || not_ok "switchx2: set up h1"
-sx_host_setup 2 || not_ok "switchx2: set up h2"
 for n in 1 2; do
-	swp=$(sx_port "$n")
-	ip netns exec "h$n" sh -c \
-		'echo 0 >/proc/sys/net/ipv6/conf/all/disable_ipv6;
-		 echo 0 >/proc/sys/net/ipv6/conf/eth0/disable_ipv6;
-		 echo 0 >/proc/sys/net/ipv6/conf/eth0/accept_dad'
-	echo 0 >"/proc/sys/net/ipv6/conf/$swp/disable_ipv6"
-	echo 0 >"/proc/sys/net/ipv6/conf/$swp/accept_dad"
-	ip addr replace "2001:db8:$n::1/64" dev "$swp"
-	ip -n "h$n" addr replace "2001:db8:$n::2/64" dev eth0
-	ip -n "h$n" route replace 2001:db8::/32 via "2001:db8:$n::1"
+	sx_host_setup_v6 "$n" || not_ok "switchx2: set up h$n"
 done
 ip -n h2 addr add 2001:db8:20::1/128 dev lo
 ip -n h2 link set lo up

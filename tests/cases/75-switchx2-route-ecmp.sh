@@ -8,23 +8,9 @@
 . /tests/lib.sh
 
 for n in 1 2 3; do
-	sx_host_setup "$n" || not_ok "switchx2: set up h$n"
-	ip netns exec "h$n" sh -c \
-		'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6'
-	echo 1 >"/proc/sys/net/ipv6/conf/$(sx_port "$n")/disable_ipv6"
-	# Only their own subnets: earlier tests' shared subnet would
-	# shadow the routes.
-	ip -n "h$n" addr flush dev eth0
-	ip -n "h$n" addr add "$(sx_host_ip "$n")/30" dev eth0
+	sx_host_setup_v4 "$n" || not_ok "switchx2: set up h$n"
 done
-swp1=$(sx_port 1)
-for n in 2 3; do
-	ip -n "h$n" addr add 198.18.0.0/24 dev lo
-	ip -n "h$n" link set lo up
-	ip -n "h$n" route replace 192.0.2.0/24 via "$(sx_swp_ip "$n")"
-done
-ip -n h1 route replace 198.18.0.0/24 via "$(sx_swp_ip 1)"
-echo 1 >/proc/sys/net/ipv4/ip_forward
+sx_ecmp_hosts_v4_setup
 ip route replace 198.18.0.0/24 \
 	nexthop via "$(sx_host_ip 2)" nexthop via "$(sx_host_ip 3)"
 
@@ -39,16 +25,6 @@ offloaded() {
 	[ "$(sx_route_flags 198.18.0.0/24)" = rt_offload ]
 }
 
-# pings_to_all: h1 pings 198.18.0.1..32, 3 each
-pings_to_all() {
-	ok_count=0
-	for i in $(seq 1 32); do
-		ip netns exec h1 ping -q -c 3 -i 0.05 -W 1 "198.18.0.$i" \
-			>/dev/null 2>&1 && ok_count=$((ok_count + 1))
-	done
-	echo "$ok_count"
-}
-
 check "switchx2: h1 reaches the multipath prefix" \
 	wait_for 10 sx_ping 1 198.18.0.1
 check "switchx2: the multipath route is offloaded" wait_for 10 offloaded
@@ -56,17 +32,7 @@ check_eq "switchx2: the ASIC's route spreads over two next hops" \
 	"remote 2" "$(sx_router '.routes[] | select(.prefix == "198.18.0.0/24") |
 		"\(.action) \(."ecmp-size" // 0)"')"
 
-rx2=$(host_stat 2 rx_packets)
-rx3=$(host_stat 3 rx_packets)
-cpu_before=$(sx_cpu_hit "$swp1" RX)
-check_eq "switchx2: h1's 32 destinations all answer" 32 "$(pings_to_all)"
-d2=$(($(host_stat 2 rx_packets) - rx2))
-d3=$(($(host_stat 3 rx_packets) - rx3))
-check "switchx2: the flows leave by both gateways (h2 $d2, h3 $d3)" \
-	test "$d2" -ge 10 -a "$d3" -ge 10
-cpu_after=$(sx_cpu_hit "$swp1" RX)
-check "switchx2: routed in the ASIC (CPU saw $((cpu_after - cpu_before)) of 96)" \
-	test "$((cpu_after - cpu_before))" -le 10
+sx_ecmp_spread "ECMP" sx_ecmp_pings_v4
 
 # Weights: 2:1 is three adjacencies.
 ip route replace 198.18.0.0/24 \
@@ -84,7 +50,8 @@ ecmp_below() {
 }
 check "switchx2: with p3 down the group shrinks" wait_for 10 ecmp_below 3
 rx3=$(host_stat 3 rx_packets)
-check_eq "switchx2: h1's destinations all answer by h2" 32 "$(pings_to_all)"
+check_eq "switchx2: h1's destinations all answer by h2" 32 \
+	"$(sx_ecmp_pings_v4)"
 check_eq "switchx2: none of them left by p3" 0 \
 	"$(($(host_stat 3 rx_packets) - rx3))"
 # Its link back, h3 is a next hop of the group again (its neighbour
@@ -94,7 +61,8 @@ wait_carrier "$(sx_port 3)" 10 1
 ip netns exec h3 ping -q -c 1 -W 1 "$(sx_swp_ip 3)" >/dev/null 2>&1
 check "switchx2: with p3 back up the group has h3 again" wait_for 15 ecmp_is 3
 rx3=$(host_stat 3 rx_packets)
-check_eq "switchx2: h1's destinations all answer" 32 "$(pings_to_all)"
+check_eq "switchx2: h1's destinations all answer" 32 \
+	"$(sx_ecmp_pings_v4)"
 d3=$(($(host_stat 3 rx_packets) - rx3))
 check "switchx2: and some leave by p3 again ($d3)" test "$d3" -ge 10
 
@@ -105,8 +73,4 @@ check_eq "switchx2: and its adjacencies with it" 0 \
 	"$(sx_router "[.neighbours[] | select(.index != null and
 		(.mac == \"$(sx_host_mac 2)\" or .mac == \"$(sx_host_mac 3)\"))] |
 		length")"
-for n in 2 3; do
-	ip -n "h$n" addr del 198.18.0.0/24 dev lo
-	ip -n "h$n" route del 192.0.2.0/24
-done
-ip -n h1 route del 198.18.0.0/24
+sx_ecmp_hosts_v4_teardown

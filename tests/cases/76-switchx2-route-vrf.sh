@@ -9,14 +9,7 @@
 . /tests/lib.sh
 
 for n in 1 2; do
-	sx_host_setup "$n" || not_ok "switchx2: set up h$n"
-	ip netns exec "h$n" sh -c \
-		'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6'
-	echo 1 >"/proc/sys/net/ipv6/conf/$(sx_port "$n")/disable_ipv6"
-	# Only their own subnets: earlier tests' shared subnet would
-	# shadow the routes.
-	ip -n "h$n" addr flush dev eth0
-	ip -n "h$n" addr add "$(sx_host_ip "$n")/30" dev eth0
+	sx_host_setup_v4 "$n" || not_ok "switchx2: set up h$n"
 	ip -n "h$n" route replace 192.0.2.0/24 via "$(sx_swp_ip "$n")"
 done
 h2_ip=$(sx_host_ip 2)
@@ -57,10 +50,8 @@ check_eq "switchx2: ip route shows the VRF's route offloaded" rt_offload \
 	"$(sx_route_flags table 76 192.0.2.8/30)"
 sx_routed_by_asic "in the VRF" 1 "$h2_ip" 1 "${rif1:-0}"
 
-# The main table's blackhole to the same prefix is virtual router 0's
-# (rocker's 6.1 FIB offload must not see a blackhole: test 71).
-rocker_loaded=$(lsmod | grep -c '^rocker ')
-[ "$rocker_loaded" = 0 ] || rmmod rocker
+# The main table's blackhole to the same prefix is virtual router 0's.
+rocker_pause
 ip route add blackhole 192.0.2.8/30
 check_eq "switchx2: the main table's route to the prefix is VR 0's" \
 	"discard -" "$(route_in 0 192.0.2.8/30)"
@@ -68,7 +59,7 @@ check_eq "switchx2: the VRF's route to it is untouched" \
 	"local $rif2" "$(route_in "${vr:-0}" 192.0.2.8/30)"
 check "switchx2: h1 still reaches h2 in the VRF" sx_ping 1 "$h2_ip"
 ip route del blackhole 192.0.2.8/30
-[ "$rocker_loaded" = 0 ] || modprobe rocker
+rocker_resume
 
 ip link set "$(sx_port 1)" nomaster
 ip addr replace "$(sx_swp_ip 1)/30" dev "$(sx_port 1)"

@@ -8,42 +8,18 @@
 . /tests/lib.sh
 
 for n in 1 2 3; do
-	sx_host_setup "$n" || not_ok "switchx2: set up h$n"
-	ip netns exec "h$n" sh -c \
-		'echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6'
-	echo 1 >"/proc/sys/net/ipv6/conf/$(sx_port "$n")/disable_ipv6"
-	ip -n "h$n" addr flush dev eth0
-	ip -n "h$n" addr add "$(sx_host_ip "$n")/30" dev eth0
+	sx_host_setup_v4 "$n" || not_ok "switchx2: set up h$n"
 	ip addr replace "$(sx_swp_ip "$n")/30" dev "$(sx_port "$n")"
 done
-for n in 2 3; do
-	ip -n "h$n" addr add 198.18.0.0/24 dev lo
-	ip -n "h$n" link set lo up
-	ip -n "h$n" route replace 192.0.2.0/24 via "$(sx_swp_ip "$n")"
-done
-ip -n h1 route replace 198.18.0.0/24 via "$(sx_swp_ip 1)"
-echo 1 >/proc/sys/net/ipv4/ip_forward
-swp1=$(sx_port 1)
+sx_ecmp_hosts_v4_setup
 swp2=$(sx_port 2)
 swp3=$(sx_port 3)
-# rocker's 6.1 FIB offload refuses routes via nexthop objects.
-rocker_loaded=$(lsmod | grep -c '^rocker ')
-[ "$rocker_loaded" = 0 ] || rmmod rocker
+rocker_pause
 
 # route_is ACTION-AND-SIZE: the ASIC's route to 198.18.0.0/24 is that
 route_is() {
 	[ "$(sx_router '.routes[] | select(.prefix == "198.18.0.0/24") |
 		"\(.action) \(."ecmp-size" // .rif // "-")"')" = "$1" ]
-}
-
-# pings_to_all: h1 pings 198.18.0.1..32, 3 each
-pings_to_all() {
-	ok_count=0
-	for i in $(seq 1 32); do
-		ip netns exec h1 ping -q -c 3 -i 0.05 -W 1 "198.18.0.$i" \
-			>/dev/null 2>&1 && ok_count=$((ok_count + 1))
-	done
-	echo "$ok_count"
 }
 
 # Resolve both gateways first.
@@ -63,17 +39,7 @@ check_eq "switchx2: and is shown offloaded" rt_offload \
 ip route replace 198.18.0.0/24 nhid 10
 check "switchx2: a route via a nexthop group is an ECMP group of two" \
 	wait_for 5 route_is "remote 2"
-rx2=$(host_stat 2 rx_packets)
-rx3=$(host_stat 3 rx_packets)
-cpu_before=$(sx_cpu_hit "$swp1" RX)
-check_eq "switchx2: h1's 32 destinations all answer" 32 "$(pings_to_all)"
-d2=$(($(host_stat 2 rx_packets) - rx2))
-d3=$(($(host_stat 3 rx_packets) - rx3))
-check "switchx2: the flows leave by both members (h2 $d2, h3 $d3)" \
-	test "$d2" -ge 10 -a "$d3" -ge 10
-cpu_after=$(sx_cpu_hit "$swp1" RX)
-check "switchx2: routed in the ASIC (CPU saw $((cpu_after - cpu_before)) of 96)" \
-	test "$((cpu_after - cpu_before))" -le 10
+sx_ecmp_spread "nexthop group" sx_ecmp_pings_v4
 
 # The kernel changes the group under the route: the route follows.
 ip nexthop replace id 10 group 2,2/3
@@ -83,7 +49,8 @@ ip nexthop replace id 10 group 3
 check "switchx2: the group made h3 alone, the route has one adjacency" \
 	wait_for 5 route_is "remote 1"
 rx2=$(host_stat 2 rx_packets)
-check_eq "switchx2: h1's destinations all answer by h3" 32 "$(pings_to_all)"
+check_eq "switchx2: h1's destinations all answer by h3" 32 \
+	"$(sx_ecmp_pings_v4)"
 check_eq "switchx2: none of them left by p2" 0 \
 	"$(($(host_stat 2 rx_packets) - rx2))"
 ip nexthop replace id 10 group 2/3
@@ -112,7 +79,7 @@ wait_for 5 trap_route
 check_eq "switchx2: a route via a resilient group traps to the CPU" \
 	trap "$(route_action)"
 check_eq "switchx2: which routes it: h1's destinations all answer" 32 \
-	"$(pings_to_all)"
+	"$(sx_ecmp_pings_v4)"
 
 ip route del 198.18.0.0/24
 check_eq "switchx2: a deleted route leaves the ASIC" "" \
@@ -122,9 +89,5 @@ check_eq "switchx2: the nexthops gone, so are the adjacencies" 0 \
 	"$(sx_router "[.neighbours[] | select(.index != null and
 		(.mac == \"$(sx_host_mac 2)\" or .mac == \"$(sx_host_mac 3)\"))] |
 		length")"
-[ "$rocker_loaded" = 0 ] || modprobe rocker
-for n in 2 3; do
-	ip -n "h$n" addr del 198.18.0.0/24 dev lo
-	ip -n "h$n" route del 192.0.2.0/24
-done
-ip -n h1 route del 198.18.0.0/24
+rocker_resume
+sx_ecmp_hosts_v4_teardown
