@@ -194,11 +194,24 @@ sx_routed_by_asic() {
 		test "$rba_in" -ge 100
 }
 
-# sx_route_of PREFIX: what the ASIC's router does for PREFIX, as
+# sx_route_of PREFIX [VR]: what the ASIC's router does for PREFIX, as
 # "action rif-or-adjacency-or-trap-id" ("-" when it has none).
+# In virtual router VR only, when given.
 sx_route_of() {
-	sx_router ".routes[] | select(.prefix == \"$1\") |
+	ro_sel=".prefix == \"$1\""
+	[ -z "${2:-}" ] || ro_sel="$ro_sel and .\"virtual-router\" == $2"
+	sx_router ".routes[] | select($ro_sel) |
 		\"\(.action) \(.rif // .adjacency // .\"trap-id\" // \"-\")\""
+}
+
+# sx_ecmp_size PREFIX: the ECMP size of the ASIC's route to PREFIX, 0
+# if it has none; sx_ecmp_is PREFIX N: it is N.
+sx_ecmp_size() {
+	sx_router ".routes[] | select(.prefix == \"$1\") | .\"ecmp-size\" // 0"
+}
+
+sx_ecmp_is() {
+	[ "$(sx_ecmp_size "$1")" = "$2" ]
 }
 
 # sx_route_flags [-6] SELECTOR...: the offload flags ip route shows for
@@ -498,6 +511,11 @@ port_stat() {
 # sx_ping FROM_HOST TO_IP [COUNT]: quiet ping from a host namespace
 sx_ping() {
 	ip netns exec "h$1" ping -q -c "${3:-3}" -i 0.1 -W 1 "$2" >/dev/null 2>&1
+}
+
+# sx_ping6 FROM_HOST TO_IP [COUNT]: the same over IPv6
+sx_ping6() {
+	ip netns exec "h$1" ping -6 -q -c "${3:-3}" -i 0.1 -W 1 "$2" >/dev/null 2>&1
 }
 
 # wait_for SECONDS COMMAND...: poll COMMAND every 0.2 s until it succeeds

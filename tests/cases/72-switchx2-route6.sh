@@ -14,12 +14,8 @@ ip -n h2 link set lo up
 echo 1 >/proc/sys/net/ipv6/conf/all/forwarding
 swp1=$(sx_port 1)
 
-ping6_from() {
-	ip netns exec "h$1" ping -6 -q -c "${3:-3}" -i 0.1 -W 1 "$2" >/dev/null 2>&1
-}
-
 check "switchx2: IPv6: h1 pings h2 through the switch" \
-	wait_for 10 ping6_from 1 2001:db8:2::2
+	wait_for 10 sx_ping6 1 2001:db8:2::2
 rif2=$(sx_rif_of 2)
 check_eq "switchx2: IPv6: the connected route goes to h2's RIF" \
 	"local $rif2" "$(sx_route_of 2001:db8:2::/64)"
@@ -50,7 +46,7 @@ check "switchx2: IPv6: a route via h2 is offloaded" \
 	wait_for 5 test "$(sx_route_flags -6 2001:db8:20::/64)" = rt_offload
 check_eq "switchx2: IPv6: the ASIC routes it to an adjacency" remote \
 	"$(sx_route_of 2001:db8:20::/64 | cut -d' ' -f1)"
-ping6_from 1 2001:db8:20::1 3
+sx_ping6 1 2001:db8:20::1 3
 cpu_before=$(sx_cpu_hit "$swp1" RX)
 ip netns exec h1 ping -6 -q -c 100 -i 0.01 -W 1 2001:db8:20::1 \
 	>/tmp/route6-ping 2>&1

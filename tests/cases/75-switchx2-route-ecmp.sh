@@ -14,10 +14,8 @@ sx_ecmp_hosts_v4_setup
 ip route replace 198.18.0.0/24 \
 	nexthop via "$(sx_host_ip 2)" nexthop via "$(sx_host_ip 3)"
 
-# ecmp_size: the ASIC's ECMP size of the multipath route
 ecmp_size() {
-	sx_router '.routes[] | select(.prefix == "198.18.0.0/24") |
-		."ecmp-size" // 0'
+	sx_ecmp_size 198.18.0.0/24
 }
 
 # offloaded: the kernel marks the multipath route offloaded
@@ -38,7 +36,7 @@ sx_ecmp_spread "ECMP" sx_ecmp_pings_v4
 ip route replace 198.18.0.0/24 \
 	nexthop via "$(sx_host_ip 2)" weight 2 nexthop via "$(sx_host_ip 3)"
 ecmp_is() {
-	[ "$(ecmp_size)" = "$1" ]
+	sx_ecmp_is 198.18.0.0/24 "$1"
 }
 check "switchx2: a 2:1 route spreads over three adjacencies" \
 	wait_for 5 ecmp_is 3

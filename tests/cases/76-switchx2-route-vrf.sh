@@ -26,13 +26,6 @@ vr_of_rif() {
 	sx_router ".rifs[] | select(.rif == $1) | .\"virtual-router\""
 }
 
-# route_in VR PREFIX: what virtual router VR does for PREFIX
-route_in() {
-	sx_router ".routes[] | select(.\"virtual-router\" == $1 and
-		.prefix == \"$2\") |
-		\"\(.action) \(.rif // .adjacency // .\"trap-id\" // \"-\")\""
-}
-
 check "switchx2: h1 pings h2 through the VRF" wait_for 10 sx_ping 1 "$h2_ip"
 rif1=$(sx_rif_of 1)
 rif2=$(sx_rif_of 2)
@@ -43,9 +36,9 @@ check "switchx2: in a virtual router other than 0 (${vr:-none})" \
 check_eq "switchx2: both ports' RIFs in the same one" "$vr" \
 	"$(vr_of_rif "${rif2:-0}")"
 check_eq "switchx2: the VRF's connected route is in its virtual router" \
-	"local $rif2" "$(route_in "${vr:-0}" 192.0.2.8/30)"
+	"local $rif2" "$(sx_route_of 192.0.2.8/30 "${vr:-0}")"
 check_eq "switchx2: and the VRF's local address traps" "ip2me -" \
-	"$(route_in "${vr:-0}" "$(sx_swp_ip 2)/32")"
+	"$(sx_route_of "$(sx_swp_ip 2)/32" "${vr:-0}")"
 check_eq "switchx2: ip route shows the VRF's route offloaded" rt_offload \
 	"$(sx_route_flags table 76 192.0.2.8/30)"
 sx_routed_by_asic "in the VRF" 1 "$h2_ip" 1 "${rif1:-0}"
@@ -54,9 +47,9 @@ sx_routed_by_asic "in the VRF" 1 "$h2_ip" 1 "${rif1:-0}"
 rocker_pause
 ip route add blackhole 192.0.2.8/30
 check_eq "switchx2: the main table's route to the prefix is VR 0's" \
-	"discard -" "$(route_in 0 192.0.2.8/30)"
+	"discard -" "$(sx_route_of 192.0.2.8/30 0)"
 check_eq "switchx2: the VRF's route to it is untouched" \
-	"local $rif2" "$(route_in "${vr:-0}" 192.0.2.8/30)"
+	"local $rif2" "$(sx_route_of 192.0.2.8/30 "${vr:-0}")"
 check "switchx2: h1 still reaches h2 in the VRF" sx_ping 1 "$h2_ip"
 ip route del blackhole 192.0.2.8/30
 rocker_resume

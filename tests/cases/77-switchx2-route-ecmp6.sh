@@ -20,14 +20,8 @@ echo 1 >/proc/sys/net/ipv6/conf/all/forwarding
 swp2=$(sx_port 2)
 swp3=$(sx_port 3)
 
-# ecmp_size: the ASIC's ECMP size of the multipath route, 0 if none
-ecmp_size() {
-	sx_router '.routes[] | select(.prefix == "2001:db8:30::/64") |
-		."ecmp-size" // 0'
-}
-
 ecmp_is() {
-	[ "$(ecmp_size)" = "$1" ]
+	sx_ecmp_is 2001:db8:30::/64 "$1"
 }
 
 # pings_to_all: h1 pings 2001:db8:30::1..32, 3 each
@@ -48,16 +42,12 @@ echos_in() {
 		/proc/net/snmp6
 }
 
-ping6_from() {
-	ip netns exec "h$1" ping -6 -q -c 3 -i 0.1 -W 1 "$2" >/dev/null 2>&1
-}
-
 check "switchx2: h1 reaches h2 and h3" wait_for 15 sh -c \
 	"ip netns exec h1 ping -6 -q -c 1 -W 1 2001:db8:2::2 >/dev/null 2>&1 &&
 	 ip netns exec h1 ping -6 -q -c 1 -W 1 2001:db8:3::2 >/dev/null 2>&1"
 # The switch resolves both gateways.
-ping6_from 2 2001:db8:2::1
-ping6_from 3 2001:db8:3::1
+sx_ping6 2 2001:db8:2::1
+sx_ping6 3 2001:db8:3::1
 
 # One next hop, then a second appended: the kernel tells of the sibling.
 ip -6 route add 2001:db8:30::/64 via 2001:db8:2::2 dev "$swp2"

@@ -9,7 +9,6 @@
 
 for n in 1 2 3; do
 	sx_host_setup_v4 "$n" || not_ok "switchx2: set up h$n"
-	ip addr replace "$(sx_swp_ip "$n")/30" dev "$(sx_port "$n")"
 done
 sx_ecmp_hosts_v4_setup
 swp2=$(sx_port 2)
