@@ -4,7 +4,8 @@
 # (p1) pings 32 of them. The route is one LPM entry over a block of
 # adjacencies, as many per next hop as its weight, and the ASIC spreads
 # the flows over both gateways by its hash, the CPU seeing no more than
-# the first packets. A gateway that goes away leaves the group.
+# the first packets. A gateway that goes away leaves the group, and
+# comes back to it with its link.
 . /tests/lib.sh
 
 for n in 1 2 3; do
@@ -63,6 +64,22 @@ check_eq "switchx2: h1's destinations all answer" 32 \
 	"$(sx_ecmp_pings_v4)"
 d3=$(($(host_stat 3 rx_packets) - rx3))
 check "switchx2: and some leave by p3 again ($d3)" test "$d3" -ge 10
+
+# A route the kernel tells of while one of its next hops is dead: when
+# the link comes back the kernel revives the hop without telling of the
+# route again, so the group must have held the dead hop all along.
+ip route add 198.18.0.0/24 metric 20 \
+	nexthop via "$(sx_host_ip 2)" nexthop via "$(sx_host_ip 3)"
+ip link set "$(sx_port 3)" down
+check "switchx2: p3 down again, the group shrinks" wait_for 10 ecmp_below 3
+ip route del 198.18.0.0/24 metric 0
+check "switchx2: the next route, told of with h3 dead, sends to h2 alone" \
+	wait_for 5 ecmp_is 1
+ip link set "$(sx_port 3)" up
+wait_carrier "$(sx_port 3)" 10 1
+ip netns exec h3 ping -q -c 1 -W 1 "$(sx_swp_ip 3)" >/dev/null 2>&1
+check "switchx2: with p3 back up that route has h3 again" \
+	wait_for 15 ecmp_is 2
 
 ip route del 198.18.0.0/24
 check_eq "switchx2: a deleted multipath route leaves the ASIC" "" \

@@ -5,7 +5,9 @@
 # sibling routes and tells of it whole (ip route add with nexthops) or
 # a sibling at a time (ip route append, ip route del of one next hop):
 # either way the ASIC has one LPM entry over an ECMP group of the
-# siblings' gateways, and spreads h1's flows over both.
+# siblings' gateways, and spreads h1's flows over both. A sibling whose
+# link is down leaves the group's block, and comes back to it with its
+# link.
 . /tests/lib.sh
 
 for n in 1 2 3; do
@@ -88,6 +90,22 @@ ip -6 route add 2001:db8:30::/64 \
 	nexthop via 2001:db8:3::2 dev "$swp3"
 check "switchx2: a route added with both next hops is a group of two" \
 	wait_for 5 ecmp_is 2
+
+# A sibling whose link is down when the route grows: when the link comes
+# back the kernel revives the sibling without telling of the route, so
+# the group must have held it all along. p3 keeps its address down.
+echo 1 >"/proc/sys/net/ipv6/conf/$swp3/keep_addr_on_down"
+ip -n h2 addr add 2001:db8:2::3/64 dev eth0
+ip link set "$swp3" down
+check "switchx2: with p3 down the group is h2's" wait_for 10 ecmp_is 1
+ip -6 route append 2001:db8:30::/64 via 2001:db8:2::3 dev "$swp2"
+check "switchx2: a sibling appended meanwhile makes two" wait_for 10 ecmp_is 2
+ip link set "$swp3" up
+wait_carrier "$swp3" 10 1
+sx_ping6 3 2001:db8:3::1
+check "switchx2: with p3 back up its sibling is in the group again" \
+	wait_for 15 ecmp_is 3
+echo 0 >"/proc/sys/net/ipv6/conf/$swp3/keep_addr_on_down"
 ip -6 route del 2001:db8:30::/64
 check_eq "switchx2: deleted whole, it leaves the ASIC" "" \
 	"$(sx_route_of 2001:db8:30::/64)"
