@@ -4,6 +4,7 @@
 # an ECMP group of its members; when the kernel changes an object, the
 # routes using it follow; a blackhole object drops in the ASIC, and a
 # resilient group, which SwitchX-2 has no buckets for, traps to the CPU.
+# IPv4 routes via IPv6 gateways use the IPv6 neighbours' adjacencies.
 # IPv4 as test 75's topology: 198.18.0.0/24 is h2's and h3's.
 . /tests/lib.sh
 
@@ -80,6 +81,34 @@ check_eq "switchx2: a route via a resilient group traps to the CPU" \
 check_eq "switchx2: which routes it: h1's destinations all answer" 32 \
 	"$(sx_ecmp_pings_v4)"
 
+# IPv4 via IPv6 gateways (RFC 5549), as router_mpath_nh's link-local
+# cases: an adjacency is a RIF and a MAC, whatever the route's family,
+# so the IPv6 neighbour's MAC serves the IPv4 route.
+ip nexthop del id 11
+for n in 2 3; do
+	swp=$(sx_port "$n")
+	echo 0 >"/proc/sys/net/ipv6/conf/$swp/disable_ipv6"
+	echo 0 >"/proc/sys/net/ipv6/conf/$swp/accept_dad"
+	ip addr add "fe80:$n::1/64" dev "$swp"
+	ip netns exec "h$n" sh -c \
+		'echo 0 >/proc/sys/net/ipv6/conf/all/disable_ipv6;
+		 echo 0 >/proc/sys/net/ipv6/conf/eth0/disable_ipv6;
+		 echo 0 >/proc/sys/net/ipv6/conf/eth0/accept_dad'
+	ip -n "h$n" addr add "fe80:$n::2/64" dev eth0
+done
+ip route add 198.18.0.0/24 via inet6 fe80:2::2 dev "$swp2"
+check "switchx2: an IPv4 route via an IPv6 gateway is its adjacency" \
+	wait_for 10 route_is "remote 1"
+check_eq "switchx2: and is shown offloaded" rt_offload \
+	"$(sx_route_flags 198.18.0.0/24)"
+ip nexthop replace id 2 via fe80:2::2 dev "$swp2"
+ip nexthop replace id 3 via fe80:3::2 dev "$swp3"
+ip nexthop add id 12 group 2/3
+ip route replace 198.18.0.0/24 nhid 12
+check "switchx2: via a group of IPv6 nexthops, an ECMP group of two" \
+	wait_for 10 route_is "remote 2"
+sx_ecmp_spread "IPv4 via IPv6 gateways" sx_ecmp_pings_v4
+
 ip route del 198.18.0.0/24
 check_eq "switchx2: a deleted route leaves the ASIC" "" \
 	"$(sx_route_of 198.18.0.0/24)"
@@ -88,5 +117,9 @@ check_eq "switchx2: the nexthops gone, so are the adjacencies" 0 \
 	"$(sx_router "[.neighbours[] | select(.index != null and
 		(.mac == \"$(sx_host_mac 2)\" or .mac == \"$(sx_host_mac 3)\"))] |
 		length")"
+for n in 2 3; do
+	ip addr del "fe80:$n::1/64" dev "$(sx_port "$n")"
+	ip -n "h$n" addr del "fe80:$n::2/64" dev eth0
+done
 rocker_resume
 sx_ecmp_hosts_v4_teardown
