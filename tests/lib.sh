@@ -338,16 +338,23 @@ sx_host_setup_v4() {
 # via the port.
 sx_host_setup_v6() {
 	sx_host_setup "$1" || return 1
+	sx_ipv6_on "$1"
+	swp=$(sx_port "$1")
+	ip addr replace "2001:db8:$1::1/64" dev "$swp"
+	ip -n "h$1" addr replace "2001:db8:$1::2/64" dev eth0
+	ip -n "h$1" route replace 2001:db8::/32 via "2001:db8:$1::1"
+}
+
+# sx_ipv6_on N: IPv6 on switch port N and host hN's eth0, addresses
+# usable at once (no duplicate address detection)
+sx_ipv6_on() {
 	ip netns exec "h$1" sh -c \
 		'echo 0 >/proc/sys/net/ipv6/conf/all/disable_ipv6;
 		 echo 0 >/proc/sys/net/ipv6/conf/eth0/disable_ipv6;
 		 echo 0 >/proc/sys/net/ipv6/conf/eth0/accept_dad'
-	swp=$(sx_port "$1")
-	echo 0 >"/proc/sys/net/ipv6/conf/$swp/disable_ipv6"
-	echo 0 >"/proc/sys/net/ipv6/conf/$swp/accept_dad"
-	ip addr replace "2001:db8:$1::1/64" dev "$swp"
-	ip -n "h$1" addr replace "2001:db8:$1::2/64" dev eth0
-	ip -n "h$1" route replace 2001:db8::/32 via "2001:db8:$1::1"
+	ipo_swp=$(sx_port "$1")
+	echo 0 >"/proc/sys/net/ipv6/conf/$ipo_swp/disable_ipv6"
+	echo 0 >"/proc/sys/net/ipv6/conf/$ipo_swp/accept_dad"
 }
 
 # The IPv4 ECMP tests' prefix: 198.18.0.0/24 is h2's and h3's own (on

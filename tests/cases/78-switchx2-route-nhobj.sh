@@ -86,14 +86,8 @@ check_eq "switchx2: which routes it: h1's destinations all answer" 32 \
 # so the IPv6 neighbour's MAC serves the IPv4 route.
 ip nexthop del id 11
 for n in 2 3; do
-	swp=$(sx_port "$n")
-	echo 0 >"/proc/sys/net/ipv6/conf/$swp/disable_ipv6"
-	echo 0 >"/proc/sys/net/ipv6/conf/$swp/accept_dad"
-	ip addr add "fe80:$n::1/64" dev "$swp"
-	ip netns exec "h$n" sh -c \
-		'echo 0 >/proc/sys/net/ipv6/conf/all/disable_ipv6;
-		 echo 0 >/proc/sys/net/ipv6/conf/eth0/disable_ipv6;
-		 echo 0 >/proc/sys/net/ipv6/conf/eth0/accept_dad'
+	sx_ipv6_on "$n"
+	ip addr add "fe80:$n::1/64" dev "$(sx_port "$n")"
 	ip -n "h$n" addr add "fe80:$n::2/64" dev eth0
 done
 ip route add 198.18.0.0/24 via inet6 fe80:2::2 dev "$swp2"
