@@ -42,6 +42,14 @@ ecmp_is() {
 check "switchx2: a 2:1 route spreads over three adjacencies" \
 	wait_for 5 ecmp_is 3
 
+# p3_back_up: h3's link up again, and h3 known to the switch at once
+# (its neighbour entry went with the link)
+p3_back_up() {
+	ip link set "$(sx_port 3)" up
+	wait_carrier "$(sx_port 3)" 10 1
+	sx_ping 3 "$(sx_swp_ip 3)" 1
+}
+
 # h3's link goes: the kernel marks its next hop dead, and the group is h2.
 ip link set "$(sx_port 3)" down
 ecmp_below() {
@@ -55,9 +63,7 @@ check_eq "switchx2: none of them left by p3" 0 \
 	"$(($(host_stat 3 rx_packets) - rx3))"
 # Its link back, h3 is a next hop of the group again (its neighbour
 # entry was flushed with the link and is resolved anew).
-ip link set "$(sx_port 3)" up
-wait_carrier "$(sx_port 3)" 10 1
-ip netns exec h3 ping -q -c 1 -W 1 "$(sx_swp_ip 3)" >/dev/null 2>&1
+p3_back_up
 check "switchx2: with p3 back up the group has h3 again" wait_for 15 ecmp_is 3
 rx3=$(host_stat 3 rx_packets)
 check_eq "switchx2: h1's destinations all answer" 32 \
@@ -75,9 +81,7 @@ check "switchx2: p3 down again, the group shrinks" wait_for 10 ecmp_below 3
 ip route del 198.18.0.0/24 metric 0
 check "switchx2: the next route, told of with h3 dead, sends to h2 alone" \
 	wait_for 5 ecmp_is 1
-ip link set "$(sx_port 3)" up
-wait_carrier "$(sx_port 3)" 10 1
-ip netns exec h3 ping -q -c 1 -W 1 "$(sx_swp_ip 3)" >/dev/null 2>&1
+p3_back_up
 check "switchx2: with p3 back up that route has h3 again" \
 	wait_for 15 ecmp_is 2
 
