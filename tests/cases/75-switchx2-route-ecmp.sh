@@ -85,6 +85,50 @@ p3_back_up
 check "switchx2: with p3 back up that route has h3 again" \
 	wait_for 15 ecmp_is 2
 
+# p3_carrier on|off: h3's cable, as QEMU's set_link pulls it: p3 stays
+# up and loses its carrier.
+p3_carrier() {
+	up=true
+	carrier=1
+	if [ "$1" = off ]; then
+		up=false
+		carrier=0
+	fi
+	host_qmp "{\"execute\": \"set_link\", \"arguments\": {\"name\": \"sx3\", \"up\": $up}}" \
+		>/dev/null && wait_carrier "$(sx_port 3)" 10 "$carrier"
+}
+
+# A link that loses its carrier keeps its permanent neighbours, and the
+# kernel goes on routing by it unless told to ignore such routes: then
+# it stops using the hop (FIB_EVENT_NH_DEL), and so must the ASIC, until
+# the carrier is back (FIB_EVENT_NH_ADD).
+ip neigh replace "$(sx_host_ip 3)" lladdr "$(sx_host_mac 3)" nud permanent \
+	dev "$(sx_port 3)"
+echo 1 >"/proc/sys/net/ipv4/conf/$(sx_port 3)/ignore_routes_with_linkdown"
+check "switchx2: p3 loses its carrier" p3_carrier off
+check "switchx2: the kernel ignores h3's hop, and so does the ASIC" \
+	wait_for 10 ecmp_is 1
+check_eq "switchx2: h1's destinations all answer by h2" 32 \
+	"$(sx_ecmp_pings_v4)"
+check "switchx2: p3's carrier comes back" p3_carrier on
+check "switchx2: with it h3 is in the group again" wait_for 10 ecmp_is 2
+# A route via h3 alone is the kernel's no more without p3's carrier: the
+# CPU routes its prefix (by a shorter one, if any) until it is back.
+ip route add 198.18.1.0/24 via "$(sx_host_ip 3)"
+action_is() {
+	[ "$(sx_route_of 198.18.1.0/24 | cut -d' ' -f1)" = "$1" ]
+}
+check "switchx2: a route via h3 alone goes to its adjacency" \
+	wait_for 5 action_is remote
+p3_carrier off
+check "switchx2: without p3's carrier it traps" wait_for 10 action_is trap
+p3_carrier on
+check "switchx2: with the carrier back it goes to h3 again" \
+	wait_for 10 action_is remote
+ip route del 198.18.1.0/24
+echo 0 >"/proc/sys/net/ipv4/conf/$(sx_port 3)/ignore_routes_with_linkdown"
+ip neigh del "$(sx_host_ip 3)" dev "$(sx_port 3)"
+
 ip route del 198.18.0.0/24
 check_eq "switchx2: a deleted multipath route leaves the ASIC" "" \
 	"$(sx_route_of 198.18.0.0/24)"
