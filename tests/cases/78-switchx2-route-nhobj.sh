@@ -4,6 +4,8 @@
 # an ECMP group of its members; when the kernel changes an object, the
 # routes using it follow; a blackhole object drops in the ASIC, and a
 # resilient group, which SwitchX-2 has no buckets for, traps to the CPU.
+# ip nexthop shows the object a route goes by offloaded while the ASIC
+# forwards by it.
 # IPv4 routes via IPv6 gateways use the IPv6 neighbours' adjacencies.
 # IPv4 as test 75's topology: 198.18.0.0/24 is h2's and h3's.
 . /tests/lib.sh
@@ -22,6 +24,12 @@ route_is() {
 		"\(.action) \(."ecmp-size" // .rif // "-")"')" = "$1" ]
 }
 
+# nh_flags ID: the offload flags ip nexthop shows for object ID. The
+# object a route goes by is offloaded while the ASIC forwards by it.
+nh_flags() {
+	ip nexthop show id "$1" | grep -ow -e offload -e trap | xargs
+}
+
 # Resolve both gateways first.
 for n in 2 3; do
 	ip netns exec "h$n" ping -q -c 1 -W 1 "$(sx_swp_ip "$n")" >/dev/null 2>&1
@@ -35,10 +43,16 @@ check "switchx2: a route via a nexthop object is its gateway's adjacency" \
 	wait_for 5 route_is "remote 1"
 check_eq "switchx2: and is shown offloaded" rt_offload \
 	"$(sx_route_flags 198.18.0.0/24)"
+check_eq "switchx2: ip nexthop shows the object offloaded" offload \
+	"$(nh_flags 2)"
+check_eq "switchx2: not the ones no route goes by" "/" \
+	"$(nh_flags 3)/$(nh_flags 10)"
 
 ip route replace 198.18.0.0/24 nhid 10
 check "switchx2: a route via a nexthop group is an ECMP group of two" \
 	wait_for 5 route_is "remote 2"
+check_eq "switchx2: the group object is offloaded, the one left is not" \
+	"offload/" "$(nh_flags 10)/$(nh_flags 2)"
 sx_ecmp_spread "nexthop group" sx_ecmp_pings_v4
 
 # The kernel changes the group under the route: the route follows.
@@ -64,6 +78,7 @@ ip nexthop add id 4 blackhole
 ip route replace 198.18.0.0/24 nhid 4
 check "switchx2: a route via a blackhole object discards in the ASIC" \
 	wait_for 5 route_is "discard -"
+check_eq "switchx2: which is offloaded" offload "$(nh_flags 4)"
 
 ip nexthop add id 3 via "$(sx_host_ip 3)" dev "$swp3"
 check "switchx2: the kernel takes a resilient group" \
@@ -80,6 +95,7 @@ check_eq "switchx2: a route via a resilient group traps to the CPU" \
 	trap "$(route_action)"
 check_eq "switchx2: which routes it: h1's destinations all answer" 32 \
 	"$(sx_ecmp_pings_v4)"
+check_eq "switchx2: the resilient group is not offloaded" "" "$(nh_flags 11)"
 
 # IPv4 via IPv6 gateways (RFC 5549), as router_mpath_nh's link-local
 # cases: an adjacency is a RIF and a MAC, whatever the route's family,
@@ -103,9 +119,12 @@ check "switchx2: via a group of IPv6 nexthops, an ECMP group of two" \
 	wait_for 10 route_is "remote 2"
 sx_ecmp_spread "IPv4 via IPv6 gateways" sx_ecmp_pings_v4
 
+check_eq "switchx2: that group is offloaded" offload "$(nh_flags 12)"
+
 ip route del 198.18.0.0/24
 check_eq "switchx2: a deleted route leaves the ASIC" "" \
 	"$(sx_route_of 198.18.0.0/24)"
+check_eq "switchx2: and its object is offloaded no more" "" "$(nh_flags 12)"
 ip nexthop flush
 check_eq "switchx2: the nexthops gone, so are the adjacencies" 0 \
 	"$(sx_router "[.neighbours[] | select(.index != null and
