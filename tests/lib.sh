@@ -204,6 +204,12 @@ sx_route_of() {
 		\"\(.action) \(.rif // .adjacency // .\"trap-id\" // \"-\")\""
 }
 
+# sx_route_action PREFIX: what the ASIC's route to PREFIX does (local,
+# remote, trap, discard, ...), or nothing.
+sx_route_action() {
+	sx_route_of "$1" | cut -d' ' -f1
+}
+
 # sx_ecmp_size PREFIX: the ECMP size of the ASIC's route to PREFIX, 0
 # if it has none; sx_ecmp_is PREFIX N: it is N.
 sx_ecmp_size() {

@@ -96,7 +96,7 @@ ip route add 10.20.0.0/24 via "$h2_ip"
 check "switchx2: a route via h2 is offloaded" \
 	wait_for 5 test "$(sx_route_flags 10.20.0.0/24)" = rt_offload
 check_eq "switchx2: the ASIC routes 10.20.0.0/24 to an adjacency" \
-	remote "$(sx_route_of 10.20.0.0/24 | cut -d' ' -f1)"
+	remote "$(sx_route_action 10.20.0.0/24)"
 adj=$(sx_route_of 10.20.0.0/24 | cut -d' ' -f2)
 check_eq "switchx2: the adjacency sends to h2's MAC on h2's RIF" \
 	"$rif2 $(sx_host_mac 2)" \
@@ -117,7 +117,7 @@ check "switchx2: and h1 no longer reaches 10.20.0.1" \
 
 ip route add default via "$h2_ip"
 check_eq "switchx2: a default route replaces the trapping one" remote \
-	"$(sx_route_of 0.0.0.0/0 | cut -d' ' -f1)"
+	"$(sx_route_action 0.0.0.0/0)"
 ip route del default via "$h2_ip"
 check_eq "switchx2: deleted, what no route matches traps again" "trap 112" \
 	"$(sx_route_of 0.0.0.0/0)"

@@ -45,7 +45,7 @@ ip -6 route add 2001:db8:20::/64 via 2001:db8:2::2
 check "switchx2: IPv6: a route via h2 is offloaded" \
 	wait_for 5 test "$(sx_route_flags -6 2001:db8:20::/64)" = rt_offload
 check_eq "switchx2: IPv6: the ASIC routes it to an adjacency" remote \
-	"$(sx_route_of 2001:db8:20::/64 | cut -d' ' -f1)"
+	"$(sx_route_action 2001:db8:20::/64)"
 sx_ping6 1 2001:db8:20::1 3
 cpu_before=$(sx_cpu_hit "$swp1" RX)
 ip netns exec h1 ping -6 -q -c 100 -i 0.01 -W 1 2001:db8:20::1 \
@@ -61,7 +61,7 @@ check_eq "switchx2: IPv6: the route is gone from the ASIC" "" \
 
 ip -6 route add default via 2001:db8:2::2
 check_eq "switchx2: IPv6: a default route replaces the trapping one" remote \
-	"$(sx_route_of ::/0 | cut -d' ' -f1)"
+	"$(sx_route_action ::/0)"
 ip -6 route del default via 2001:db8:2::2
 check_eq "switchx2: IPv6: deleted, what no route matches traps again" \
 	"trap 112" "$(sx_route_of ::/0)"

@@ -116,7 +116,7 @@ check "switchx2: with it h3 is in the group again" wait_for 10 ecmp_is 2
 # CPU routes its prefix (by a shorter one, if any) until it is back.
 ip route add 198.18.1.0/24 via "$(sx_host_ip 3)"
 action_is() {
-	[ "$(sx_route_of 198.18.1.0/24 | cut -d' ' -f1)" = "$1" ]
+	[ "$(sx_route_action 198.18.1.0/24)" = "$1" ]
 }
 check "switchx2: a route via h3 alone goes to its adjacency" \
 	wait_for 5 action_is remote

@@ -84,15 +84,12 @@ ip nexthop add id 3 via "$(sx_host_ip 3)" dev "$swp3"
 check "switchx2: the kernel takes a resilient group" \
 	ip nexthop add id 11 group 2/3 type resilient buckets 32
 check "switchx2: and a route via it" ip route replace 198.18.0.0/24 nhid 11
-route_action() {
-	sx_router '.routes[] | select(.prefix == "198.18.0.0/24") | .action'
-}
 trap_route() {
-	[ "$(route_action)" = trap ]
+	[ "$(sx_route_action 198.18.0.0/24)" = trap ]
 }
 wait_for 5 trap_route
 check_eq "switchx2: a route via a resilient group traps to the CPU" \
-	trap "$(route_action)"
+	trap "$(sx_route_action 198.18.0.0/24)"
 check_eq "switchx2: which routes it: h1's destinations all answer" 32 \
 	"$(sx_ecmp_pings_v4)"
 check_eq "switchx2: the resilient group is not offloaded" "" "$(nh_flags 11)"
