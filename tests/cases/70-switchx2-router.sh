@@ -7,8 +7,12 @@
 # per-VID flood tables falls back one step further, to NIC mode.
 . /tests/lib.sh
 
+probe() {
+	modprobe "$SX_DRIVER" && wait_for 10 sx_port 4
+}
+
 reload() {
-	rmmod "$SX_DRIVER" && modprobe "$SX_DRIVER" && wait_for 10 sx_port 4
+	rmmod "$SX_DRIVER" && probe
 }
 
 router_state() {
@@ -75,6 +79,26 @@ sx_bridge_destroy br0
 sx_qom_set fault-max-vid-flood-tables 0
 sx_qom_set fault-no-router 0
 fault_end
+
+# A policy rule the router refuses, there before the driver is: the FIB
+# notifier's registration fails part-way, after the IPv4 routes were
+# dumped to it. The router is not set up, and nothing it was told of
+# during the dump is left behind (no route flagged, none in the ASIC).
+rmmod "$SX_DRIVER"
+ip link set lo up
+ip -6 rule add from 2001:db8:99::/64 table 100
+dmesg -c >/dev/null
+check "switchx2: an IPv6 rule it refuses: the driver probes" probe
+check_eq "switchx2: an IPv6 rule it refuses: the router is not set up, said once" \
+	1 "$(dmesg | grep -c 'Failed to set up the router')"
+check_eq "switchx2: an IPv6 rule it refuses: no router enabled" \
+	"true false false 0" "$(router_state)"
+check_eq "switchx2: an IPv6 rule it refuses: no route flagged by the driver" "" \
+	"$(ip route show table all | grep -o -w -e rt_trap -e rt_offload \
+		-e rt_offload_failed | sort -u | tr '\n' ' ')"
+check_eq "switchx2: an IPv6 rule it refuses: the ASIC holds no route" 0 \
+	"$(sx_router '.routes | length')"
+ip -6 rule del from 2001:db8:99::/64 table 100
 
 check "switchx2: with nothing refused the driver probes again" reload
 check_eq "switchx2: and the router is back" "true true true 256" \
