@@ -66,6 +66,18 @@ ip -6 route del default via 2001:db8:2::2
 check_eq "switchx2: IPv6: deleted, what no route matches traps again" \
 	"trap 112" "$(sx_route_of ::/0)"
 
+# The router traps link-local destinations before any route and routes
+# no multicast: the kernel's fe80::/64 and ff00::/8 are no LPM entries.
+check_eq "switchx2: IPv6: no LPM entry for fe80::/64 or ff00::/8" "" \
+	"$(sx_route_of fe80::/64)$(sx_route_of ff00::/8)"
+
+# A source-specific route: the ASIC's LPM matches destinations only,
+# and says so.
+ip -6 route add 2001:db8:21::/64 from 2001:db8:1::/64 via 2001:db8:2::2
+check "switchx2: IPv6: a source-specific route is flagged offload failed" \
+	wait_for 5 test "$(sx_route_flags -6 2001:db8:21::/64)" = rt_offload_failed
+ip -6 route del 2001:db8:21::/64 from 2001:db8:1::/64
+
 for n in 1 2; do
 	ip addr flush dev "$(sx_port "$n")"
 	echo 1 >"/proc/sys/net/ipv6/conf/$(sx_port "$n")/disable_ipv6"
