@@ -718,6 +718,11 @@ typedef struct SX2RegInfo {
     const char *name;
     /* Returns an EMAD status; payload is at least len bytes */
     uint8_t (*handler)(SwitchX2State *s, uint8_t *pl, bool write);
+    /*
+     * An older layout's shorter length the register also takes (0: none):
+     * the fields beyond it read as 0, and only it is answered.
+     */
+    uint16_t min_len;
 } SX2RegInfo;
 
 const SX2RegInfo *sx2_reg_find(uint16_t id);

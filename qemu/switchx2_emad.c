@@ -66,6 +66,28 @@ static bool sx2_op_tlv_ok(const uint8_t *buf, size_t len, const char *via)
 }
 
 /*
+ * The register's handler on @plen bytes of payload at @pl: in place, or,
+ * for an older layout's shorter payload (SX2RegInfo.min_len), on a copy
+ * padded with zeros to the register's length, of which only @plen bytes
+ * go back.
+ */
+static uint8_t sx2_reg_call(SwitchX2State *s, const SX2RegInfo *reg,
+                            uint8_t *pl, size_t plen, bool write)
+{
+    g_autofree uint8_t *full = NULL;
+    uint8_t status;
+
+    if (plen >= reg->len) {
+        return reg->handler(s, pl, write);
+    }
+    full = g_malloc0(reg->len);
+    memcpy(full, pl, plen);
+    status = reg->handler(s, full, write);
+    memcpy(pl, full, plen);
+    return status;
+}
+
+/*
  * Process the TLV sequence that starts with the operation TLV at buf[0].
  * Returns false if no usable operation TLV is present, in which case
  * nothing was modified and there is no one to answer.
@@ -139,7 +161,7 @@ bool sx2_reg_access(SwitchX2State *s, uint8_t *buf, size_t len,
         status = SX2_EMAD_STATUS_REG_NOT_SUPP;
         goto out;
     }
-    if (plen < reg->len) {
+    if (plen < (reg->min_len ? reg->min_len : reg->len)) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: %s payload is %zu "
                       "bytes, register is %u\n", via, reg->name, plen,
                       reg->len);
@@ -155,7 +177,8 @@ bool sx2_reg_access(SwitchX2State *s, uint8_t *buf, size_t len,
         status = SX2_EMAD_STATUS_BAD_PARAMETER;
         goto out;
     }
-    status = reg->handler(s, buf + reg_off, method == SX2_EMAD_METHOD_WRITE);
+    status = sx2_reg_call(s, reg, buf + reg_off, plen,
+                          method == SX2_EMAD_METHOD_WRITE);
 
 out:
     trace_switchx2_emad(via, reg_id, sx2_reg_name(reg_id), method, tid,

@@ -695,7 +695,8 @@ enum {
 #define SX2_SPAN_ANALYZERS              4
 
 #define SX2_REG_MPAR_ID                 0x901B
-#define SX2_REG_MPAR_LEN                0x0C
+#define SX2_REG_MPAR_LEN                0x0C    /* v6.1 */
+#define SX2_REG_MPAR_LEN_V4_9           0x08    /* v4.9..v5.10 */
 #define SX2_REG_MPAR_I_E                0x00, 0, 4
 #define SX2_REG_MPAR_ENABLE             0x04, 31, 1
 #define SX2_REG_MPAR_PA_ID              0x04, 0, 4
@@ -980,7 +981,7 @@ enum {
 #define SX2_QPCR_CBS_BITS_MAX           25
 #define SX2_QPCR_CBS_BITS_UNIT          512     /* bits per 2^cbs */
 /* Policers the model has (silent for SwitchX-2): pid 0..15 */
-#define SX2_NUM_POLICERS                16
+#define SX2_NUM_POLICERS                64      /* one per trap group */
 
 #define SX2_REG_HTGT_ID                 0x7002
 #define SX2_REG_HTGT_LEN                0x20

@@ -138,9 +138,8 @@ static uint8_t sx2_sldr_dist_add(SwitchX2State *s, SX2Lag *lag,
         return BAD_PARAM;
     }
     if (sx2_lag_dist_find(lag, p->local_port) >= 0) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SLDR: port %u already "
-                      "distributes for LAG %u\n", p->local_port, lag_id);
-        return BAD_PARAM;
+        /* "Ports that appear in the list have the Distributor enabled" */
+        return OK;
     }
     lag->dist[lag->ndist++] = p->local_port;
     trace_switchx2_lag_dist(lag_id, p->local_port, true, lag->ndist);
@@ -158,9 +157,8 @@ static uint8_t sx2_sldr_dist_remove(SwitchX2State *s, SX2Lag *lag,
     }
     i = sx2_lag_dist_find(lag, p->local_port);
     if (i < 0) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SLDR: port %u does not "
-                      "distribute for LAG %u\n", p->local_port, lag_id);
-        return BAD_PARAM;
+        /* Not on the list: its distributor is off already */
+        return OK;
     }
     memmove(&lag->dist[i], &lag->dist[i + 1], lag->ndist - i - 1);
     lag->ndist--;

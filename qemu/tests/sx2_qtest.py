@@ -1231,18 +1231,19 @@ def lag_checks(reg, profile):
           sldr(2, 3, port=2, n=2)[0]]
     est, out = slcor(0, 1, 3, write=False)
     est2, out2 = sldr(0, 3, write=False)
-    check(st == [0, 0, 7, 7] and fget(out, 0, 30, 2) == 1 and est2 == 0 and
+    check(st == [0, 0, 0, 7] and fget(out, 0, 30, 2) == 1 and est2 == 0 and
           fget(out2, 4, 24, 8) == 1 and fget(out2, 8, 0, 16) == 1,
-          'SLCOR collector on, SLDR distributor port 1; again / a 2-port '
-          'list -> bad parameter; SLDR reads 1 distributor, port 1 (%s)' % st)
+          'SLCOR collector on, SLDR distributor port 1; again accepted (on '
+          'the list once); a 2-port list -> bad parameter; SLDR reads 1 '
+          'distributor, port 1 (%s)' % st)
     st = [slcor(3, 1, 3)[0], sldr(1, 3)[0], sldr(3, 3, port=1)[0],
           sldr(3, 3, port=1)[0], slcor(3, 1, 3)[0], slcor(3, 2, 3)[0],
           sldr(1, 3)[0], sldr(1, 3)[0], slcor(0, 1, 3)[0]]
-    check(st == [7, 7, 0, 7, 0, 0, 0, 7, 7],
+    check(st == [7, 7, 0, 0, 0, 0, 0, 7, 7],
           'SLCOR remove a distributor / SLDR destroy a LAG with members -> '
-          'bad parameter; distributor off (twice -> bad parameter), members '
-          'out, LAG destroyed (twice -> bad parameter, then no SLCOR) (%s)'
-          % st)
+          'bad parameter; distributor off (twice: accepted, off already), '
+          'members out, LAG destroyed (twice -> bad parameter, then no '
+          'SLCOR) (%s)' % st)
     st = [slcr(seed=5)[0], slcr(typ=3)[0], slcr(fields=1 << 18)[0],
           slcr(pp=1, lp=5)[0],
           slcr(pp=1, lp=0, typ=1, fields=0x3E00, seed=5)[0]]
@@ -1973,21 +1974,25 @@ def l2_main():
         return (est, struct.unpack_from('>Q', out, 0x20)[0],
                 fget(out, 0xC, 0, 32), fget(out, 8, 24, 6))
 
-    bad = [qpcr(16)[0], qpcr(0, g=3)[0], qpcr(0, g=1)[0], qpcr(0, ca=1)[0],
+    bad = [qpcr(64)[0], qpcr(0, g=3)[0], qpcr(0, g=1)[0], qpcr(0, ca=1)[0],
            qpcr(0, rt=2)[0], qpcr(0, va=0)[0], qpcr(0, cir=0)[0],
            qpcr(0, cbs=3)[0], qpcr(0, cbs=25)[0],
            qpcr(0, byts=1, cbs=26)[0], qpcr(0, byts=1, units=1, cir=1)[0]]
     check(bad == [7] * 11,
-          'QPCR -> bad parameter: pid 16 (16 policers), g 3 (storm control) '
+          'QPCR -> bad parameter: pid 64 (64 policers), g 3 (storm control) '
           '/ 1, color aware, double rate, violate action 0, cir 0, packet '
           'cbs 3 / 25, bit cbs 26, 1000 bit/s (%s)' % bad)
     st = qpcr(3)[0]
     q3 = qpcr(3, cir=0, cbs=0, write=False)
     check(st == 0 and q3 == (0, 0, 200, 4) and
-          [htgt(1, 0x14, pide=1, pid=p) for p in (5, 16)] == [7, 7] and
+          [htgt(1, 0x14, pide=1, pid=p) for p in (5, 64)] == [7, 7] and
           htgt(1, 0x14, pide=1, pid=3) == 0,
           'QPCR policer 3: 200 packets/s, burst 2^4; HTGT group 1 to '
-          'policer 5 (not configured) / 16 -> bad parameter, to 3 accepted')
+          'policer 5 (not configured) / 64 -> bad parameter, to 3 accepted')
+    st = [qpcr(63)[0], htgt(62, 0x13, pide=1, pid=63), htgt(62, 0x13)]
+    check(st == [0, 0, 0],
+          'QPCR policer 63 (64 policers: one per trap group, within HTGT\'s '
+          '8-bit pid) configured, group 62 bound to it and unbound (%s)' % st)
     p = bytearray(0x20)
     fset(p, 0, 0, 8, 1)
     out = reg(0x7002, p, False)[1]
@@ -3098,6 +3103,20 @@ def span_main():
     got = udp_counts(q, socks, 3, [frame])
     st_off = mpat(q, 1, 1, e=0)
     got_off = udp_counts(q, socks, 3, [frame])
+    p8 = bytearray(8)
+    for off, sh, bits, v in [(0, 16, 8, 1), (0, 0, 4, 1), (4, 31, 1, 1),
+                             (4, 0, 4, 0)]:
+        fset(p8, off, sh, bits, v)
+    st8 = [reg_cmd(q, 0x901B, p8, True)[1], reg_cmd(q, 0x901B, p8[:4],
+                                                    True)[1]]
+    fset(p8, 4, 31, 1, 0)
+    _, est8, out8 = reg_cmd(q, 0x901B, p8, False)
+    got8 = udp_counts(q, socks, 1, [frame])
+    check(st8 == [0, 7] and est8 == 0 and len(out8) == 8 and
+          fget(out8, 4, 31, 1) == 1 and got8 == {1: 0, 2: 1, 3: 2},
+          'span: MPAR in the 0x08-byte layout of v4.9..v5.10 binds port 1\'s '
+          'ingress to analyzer 0 and reads back in 8 bytes (every packet '
+          'mirrored); 4 bytes -> bad parameter (%s, %s)' % (st8, got8))
     check(sts == [0, 0, 0] and got == {1: 2, 2: 1, 3: 0} and st_off == 0 and
           got_off == {1: 1, 2: 1, 3: 0},
           'span: port 1 unbound; analyzer 1 to port 1 mirrors port 2\'s '
