@@ -252,6 +252,11 @@ static void sx2_realize(PCIDevice *pdev, Error **errp)
                    s->fdb_size, SX2_FDB_SIZE_MAX);
         return;
     }
+    if (s->lpm_size < 1 || s->lpm_size > SX2_LPM_SIZE) {
+        error_setg(errp, "switchx2: lpm-size=%u is out of range (1..%u)",
+                   s->lpm_size, SX2_LPM_SIZE);
+        return;
+    }
     if (s->base_mac.a[0] & 1) {
         error_setg(errp, "switchx2: mac must be a unicast address");
         return;
@@ -364,6 +369,7 @@ static Property sx2_properties[] = {
     DEFINE_PROP_UINT32("ports", SwitchX2State, num_ports, SX2_DEFAULT_PORTS),
     DEFINE_PROP_UINT32("fdb-size", SwitchX2State, fdb_size,
                        SX2_FDB_SIZE_DEFAULT),
+    DEFINE_PROP_UINT32("lpm-size", SwitchX2State, lpm_size, SX2_LPM_SIZE),
     DEFINE_PROP_MACADDR("mac", SwitchX2State, base_mac),
     DEFINE_PROP_STRING("fw-version", SwitchX2State, fw_version),
     DEFINE_PROP_STRING("psid", SwitchX2State, psid),

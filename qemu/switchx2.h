@@ -551,6 +551,7 @@ struct SwitchX2State {
     /* Properties */
     uint32_t num_ports;
     uint32_t fdb_size;
+    uint32_t lpm_size;          /* LPM entries (IPv6 /65../128 take 2) */
     MACAddr base_mac;
     char *fw_version;
     char *psid;
@@ -833,6 +834,7 @@ uint8_t sx2_reg_ralta(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_ralst(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_raltb(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_ralue(SwitchX2State *s, uint8_t *pl, bool write);
+uint8_t sx2_reg_raleu(SwitchX2State *s, uint8_t *pl, bool write);
 const SX2Route *sx2_lpm_lookup(SwitchX2State *s, unsigned vr,
                                unsigned proto, const uint8_t *addr);
 

@@ -1167,6 +1167,41 @@ enum {
 #define SX2_RALUE_ACTION_LOCAL          1
 #define SX2_RALUE_ACTION_IP2ME          2
 
+/*
+ * RALEU - LPM ECMP update: the routes of a {virtual router, protocol}
+ * through one block of adjacencies move to another (v4.14+ layout)
+ */
+#define SX2_REG_RALEU_ID                0x8015
+#define SX2_REG_RALEU_LEN               0x28
+#define SX2_REG_RALEU_PROTOCOL          0x00, 24, 4
+#define SX2_REG_RALEU_VR                0x00, 0, 16
+#define SX2_REG_RALEU_ADJ_INDEX         0x10, 0, 24
+#define SX2_REG_RALEU_ECMP_SIZE         0x14, 0, 13
+#define SX2_REG_RALEU_NEW_ADJ_INDEX     0x20, 0, 24
+#define SX2_REG_RALEU_NEW_ECMP_SIZE     0x24, 0, 13
+
+/*
+ * The router's trap IDs (trap.h; SwitchX-2-era numbers where 6.1
+ * renumbered, see switchx2_router.c).  RALUE reports RTR_INGRESS0/1,
+ * RATR and RAUHT RTR_EGRESS0/1 (reg.h trap_id fields).
+ */
+#define SX2_TRAP_ARPUC                  0x51
+#define SX2_TRAP_MTUERROR               0x52
+#define SX2_TRAP_TTLERROR               0x53
+#define SX2_TRAP_LBERROR                0x54
+#define SX2_TRAP_IP2ME                  0x5F
+#define SX2_TRAP_IPV6_UNSPECIFIED_ADDR  0x60
+#define SX2_TRAP_IPV6_LL_DEST           0x61
+#define SX2_TRAP_IPV6_LL_SRC            0x62
+#define SX2_TRAP_RTR_INGRESS0           0x70
+#define SX2_TRAP_RTR_INGRESS1           0x71
+#define SX2_TRAP_RTR_EGRESS0            0x80
+#define SX2_TRAP_RTR_EGRESS1            0x81
+#define SX2_TRAP_HOST_MISS_IPV4         0x90
+#define SX2_TRAP_HOST_MISS_IPV6         0x92
+#define SX2_TRAP_ROUTER_ALERT_IPV4      0xD6
+#define SX2_TRAP_ROUTER_ALERT_IPV6      0xD7
+
 /* Router trap actions (RALUE, RATR, RAUHT) */
 #define SX2_RTR_TRAP_NOP                0
 #define SX2_RTR_TRAP_TRAP               1

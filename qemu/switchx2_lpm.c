@@ -24,6 +24,7 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "qemu/xxhash.h"
+#include "qemu/guest-random.h"
 #include "switchx2.h"
 #include "trace.h"
 
@@ -48,13 +49,23 @@ static void sx2_lpm_mask(uint8_t *addr, unsigned plen)
     }
 }
 
+/*
+ * The key hash: over every byte of the key and a seed drawn at the first
+ * realize (qemu_guest_getrandom, reproducible with -seed).  No two keys
+ * fold into one value by construction, and a guest that cannot know the
+ * seed cannot choose routes that share a bucket and make each lookup
+ * walk them all.  GHashTable's hash has no user data: one seed for
+ * every device.
+ */
+static uint32_t sx2_lpm_seed;
+
 static guint sx2_lpm_key_hash(gconstpointer k)
 {
     const SX2RouteKey *key = k;
 
-    return qemu_xxhash4(key->vr << 16 | key->proto << 8 | key->plen,
-                        ldl_he_p(key->addr) ^ ldl_he_p(key->addr + 4) ^
-                        ldl_he_p(key->addr + 8) ^ ldl_he_p(key->addr + 12));
+    return qemu_xxhash6(ldq_he_p(key->addr), ldq_he_p(key->addr + 8),
+                        key->vr << 16 | key->proto << 8 | key->plen,
+                        sx2_lpm_seed);
 }
 
 static gboolean sx2_lpm_key_equal(gconstpointer a, gconstpointer b)
@@ -64,6 +75,9 @@ static gboolean sx2_lpm_key_equal(gconstpointer a, gconstpointer b)
 
 void sx2_lpm_init(SwitchX2State *s)
 {
+    while (!sx2_lpm_seed) {
+        qemu_guest_getrandom_nofail(&sx2_lpm_seed, sizeof(sx2_lpm_seed));
+    }
     s->lpm.routes = g_hash_table_new_full(sx2_lpm_key_hash,
                                           sx2_lpm_key_equal, NULL, g_free);
 }
@@ -175,23 +189,28 @@ uint8_t sx2_reg_ralta(SwitchX2State *s, uint8_t *pl, bool write)
 }
 
 /*
- * The bins reachable from @root in @left/@right, each at most once, as
- * a bitmap of prefix lengths; false if the structure is no tree.
+ * The bins reachable from @bin in @left/@right as a bitmap of prefix
+ * lengths; false if the structure is no sorted binary tree ("The
+ * structure of the tree must be sorted as a sorted binary tree", reg.h
+ * RALST): every bin of a node's left subtree shorter than the node,
+ * every bin of its right subtree longer, each bin once.  Every bin lies
+ * strictly between @lo and @hi, so each level narrows the range and the
+ * walk ends within SX2_RALST_BIN_COUNT levels.
  */
 static bool sx2_lpm_walk_bins(const uint8_t *left, const uint8_t *right,
-                              unsigned bin, unsigned depth,
+                              unsigned bin, unsigned lo, unsigned hi,
                               unsigned long *bins)
 {
     if (bin == SX2_RALST_NO_BIN) {
         return true;
     }
-    if (bin < 1 || bin > SX2_RALST_BIN_COUNT || test_bit(bin, bins) ||
-        depth > SX2_RALST_BIN_COUNT) {
+    if (bin < 1 || bin > SX2_RALST_BIN_COUNT || bin <= lo || bin >= hi ||
+        test_bit(bin, bins)) {
         return false;
     }
     set_bit(bin, bins);
-    return sx2_lpm_walk_bins(left, right, left[bin - 1], depth + 1, bins) &&
-           sx2_lpm_walk_bins(left, right, right[bin - 1], depth + 1, bins);
+    return sx2_lpm_walk_bins(left, right, left[bin - 1], lo, bin, bins) &&
+           sx2_lpm_walk_bins(left, right, right[bin - 1], bin, hi, bins);
 }
 
 /* A bin beyond the protocol's address, or one holding routes, lost */
@@ -258,9 +277,17 @@ uint8_t sx2_reg_ralst(SwitchX2State *s, uint8_t *pl, bool write)
         right[i] = pl[SX2_REG_RALST_BINS + 2 * i + 1];
     }
     bitmap_zero(bins, SX2_RALST_BIN_COUNT + 1);
-    if (!sx2_lpm_walk_bins(left, right, root, 0, bins)) {
+    /*
+     * Root bin 0 is the default action alone: a tree with no bins, as
+     * Spectrum writes one whose only prefix length is 0 (its root is
+     * the longest length used); reg.h's own word for it is 0xff.
+     */
+    if (root && !sx2_lpm_walk_bins(left, right, root, 0,
+                                   SX2_RALST_BIN_COUNT + 1, bins)) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALST: tree %u: the bins "
-                      "from root %u are no tree\n", tree_id, root);
+                      "from root %u are no sorted binary tree (each left "
+                      "child shorter, each right child longer, each bin "
+                      "once)\n", tree_id, root);
         return BAD_PARAM;
     }
     if (!sx2_ralst_bins_ok(s, tree_id, t, bins)) {
@@ -328,6 +355,7 @@ uint8_t sx2_reg_raltb(SwitchX2State *s, uint8_t *pl, bool write)
 static bool sx2_ralue_supported(const uint8_t *pl)
 {
     unsigned type = sx2_fget(pl, SX2_REG_RALUE_ENTRY_TYPE);
+    unsigned trap_action = sx2_fget(pl, SX2_REG_RALUE_TRAP_ACTION);
 
     if (type != SX2_RALUE_ENTRY_ROUTE) {
         qemu_log_mask(LOG_UNIMP, "switchx2: RALUE: entry_type %u: routes "
@@ -340,6 +368,71 @@ static bool sx2_ralue_supported(const uint8_t *pl)
                       "decapsulation\n");
         return false;
     }
+    if (trap_action == SX2_RTR_TRAP_MIRROR_TO_CPU ||
+        trap_action == SX2_RTR_TRAP_MIRROR) {
+        qemu_log_mask(LOG_UNIMP, "switchx2: RALUE: trap_action %u: no "
+                      "mirroring from the router\n", trap_action);
+        return false;
+    }
+    return true;
+}
+
+/*
+ * ECMP sizes reg.h allows: "The valid range is 1-64, 512, 1024, 2048
+ * and 4096" (RALUE ecmp_size, v4.14 and v6.1).
+ */
+static bool sx2_lpm_ecmp_size_ok(unsigned size)
+{
+    return (size >= 1 && size <= SX2_ECMP_MAX) || size == 512 ||
+           size == 1024 || size == 2048 || size == 4096;
+}
+
+/* A block of next hops @adj_index .. + @size - 1 a route may point at */
+static bool sx2_lpm_ecmp_ok(const char *reg, uint32_t adj_index,
+                            unsigned size)
+{
+    if (!sx2_lpm_ecmp_size_ok(size) ||
+        adj_index + size > SX2_ADJ_SIZE) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: adjacencies %u..+%u "
+                      "(ECMP 1..%u, 512, 1024, 2048 or 4096 of %u "
+                      "entries)\n", reg, adj_index, size, SX2_ECMP_MAX,
+                      SX2_ADJ_SIZE);
+        return false;
+    }
+    return true;
+}
+
+/*
+ * The trap action and ID of a route: IP2ME takes "only NOP and MIRROR"
+ * (the model has no mirror: NOP), a route that traps reports
+ * "RTR_INGRESS0 or RTR_INGRESS1" (reg.h RALUE trap_action, trap_id).
+ * For the other actions trap_id is reserved and not read.
+ */
+static bool sx2_ralue_trap_ok(const SX2Route *r)
+{
+    if (r->trap_action != SX2_RTR_TRAP_NOP &&
+        r->trap_action != SX2_RTR_TRAP_TRAP &&
+        r->trap_action != SX2_RTR_TRAP_DISCARD_ERROR) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALUE: trap_action %u\n",
+                      r->trap_action);
+        return false;
+    }
+    if (r->action == SX2_RALUE_ACTION_IP2ME &&
+        r->trap_action != SX2_RTR_TRAP_NOP) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALUE: IP2ME with "
+                      "trap_action %u (only NOP and MIRROR)\n",
+                      r->trap_action);
+        return false;
+    }
+    if (r->trap_action == SX2_RTR_TRAP_TRAP &&
+        r->trap_id != SX2_TRAP_RTR_INGRESS0 &&
+        r->trap_id != SX2_TRAP_RTR_INGRESS1) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALUE: trap_id 0x%x (a "
+                      "route traps with RTR_INGRESS0 0x%x or RTR_INGRESS1 "
+                      "0x%x)\n", r->trap_id, SX2_TRAP_RTR_INGRESS0,
+                      SX2_TRAP_RTR_INGRESS1);
+        return false;
+    }
     return true;
 }
 
@@ -347,14 +440,12 @@ static bool sx2_ralue_supported(const uint8_t *pl)
 static bool sx2_ralue_parse(SwitchX2State *s, const uint8_t *pl,
                             SX2Route *r)
 {
-    unsigned bits = sx2_lpm_addr_bits(r->key.proto);
     unsigned tree_id;
 
     r->action = sx2_fget(pl, SX2_REG_RALUE_ACTION_TYPE);
     r->trap_action = sx2_fget(pl, SX2_REG_RALUE_TRAP_ACTION);
     r->trap_id = sx2_fget(pl, SX2_REG_RALUE_TRAP_ID);
-    if (r->key.plen > bits ||
-        sx2_fget(pl, SX2_REG_RALUE_BMP_LEN) != r->key.plen) {
+    if (sx2_fget(pl, SX2_REG_RALUE_BMP_LEN) != r->key.plen) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALUE: prefix /%u, "
                       "bmp_len %u\n", r->key.plen,
                       sx2_fget(pl, SX2_REG_RALUE_BMP_LEN));
@@ -368,27 +459,21 @@ static bool sx2_ralue_parse(SwitchX2State *s, const uint8_t *pl,
                       r->key.plen, r->key.vr, tree_id);
         return false;
     }
-    if (r->trap_action != SX2_RTR_TRAP_NOP &&
-        r->trap_action != SX2_RTR_TRAP_TRAP &&
-        r->trap_action != SX2_RTR_TRAP_DISCARD_ERROR) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALUE: trap_action %u\n",
-                      r->trap_action);
+    if (r->action > SX2_RALUE_ACTION_IP2ME) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALUE: action_type %u\n",
+                      r->action);
+        return false;
+    }
+    if (!sx2_ralue_trap_ok(r)) {
         return false;
     }
     switch (r->action) {
     case SX2_RALUE_ACTION_REMOTE:
         r->adj_index = sx2_fget(pl, SX2_REG_RALUE_ADJ_INDEX);
         r->ecmp_size = sx2_fget(pl, SX2_REG_RALUE_ECMP_SIZE);
-        if (r->trap_action == SX2_RTR_TRAP_NOP &&
-            (r->ecmp_size < 1 || r->ecmp_size > SX2_ECMP_MAX ||
-             r->adj_index + r->ecmp_size > SX2_ADJ_SIZE)) {
-            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALUE: adjacencies "
-                          "%u..+%u (ECMP 1..%u of %u entries)\n",
-                          r->adj_index, r->ecmp_size, SX2_ECMP_MAX,
-                          SX2_ADJ_SIZE);
-            return false;
-        }
-        return true;
+        /* "Reserved when trap_action is TRAP or DISCARD_ERROR" */
+        return r->trap_action != SX2_RTR_TRAP_NOP ||
+               sx2_lpm_ecmp_ok("RALUE", r->adj_index, r->ecmp_size);
     case SX2_RALUE_ACTION_LOCAL:
         r->local_erif = sx2_fget(pl, SX2_REG_RALUE_LOCAL_ERIF);
         if (r->trap_action == SX2_RTR_TRAP_NOP &&
@@ -398,33 +483,65 @@ static bool sx2_ralue_parse(SwitchX2State *s, const uint8_t *pl,
             return false;
         }
         return true;
-    case SX2_RALUE_ACTION_IP2ME:
-        return true;
     default:
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALUE: action_type %u\n",
-                      r->action);
-        return false;
+        return true;
     }
+}
+
+/*
+ * The LPM entries a route takes: "for IPv6 prefixes, if prefix_len>64
+ * the entry consumes two entries in the physical HW table" (reg.h RALUE
+ * prefix_len, v4.14 and v6.1).
+ */
+static unsigned sx2_lpm_route_cost(const SX2RouteKey *k)
+{
+    return k->proto == SX2_L3_PROTO_IPV6 && k->plen > 64 ? 2 : 1;
 }
 
 static void sx2_lpm_route_count(SwitchX2State *s, const SX2RouteKey *k,
                                 int delta)
 {
     s->lpm.plen_routes[k->vr][k->proto][k->plen] += delta;
-    s->lpm.count += delta;
+    s->lpm.count += delta * (int)sx2_lpm_route_cost(k);
 }
 
-static void sx2_ralue_key(const uint8_t *pl, SX2RouteKey *k)
+/* The key of a RALUE request; false if its prefix is no valid key */
+static bool sx2_ralue_key(const uint8_t *pl, SX2RouteKey *k)
 {
+    uint8_t masked[16];
+
     memset(k, 0, sizeof(*k));
     k->vr = sx2_fget(pl, SX2_REG_RALUE_VR);
     k->proto = sx2_fget(pl, SX2_REG_RALUE_PROTOCOL);
     k->plen = sx2_fget(pl, SX2_REG_RALUE_PREFIX_LEN);
+    if (k->vr >= SX2_MAX_VRS) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALUE: virtual router %u "
+                      "(0..%u)\n", k->vr, SX2_MAX_VRS - 1);
+        return false;
+    }
+    if (!sx2_lpm_proto_ok("RALUE", k->proto)) {
+        return false;
+    }
+    if (k->plen > sx2_lpm_addr_bits(k->proto)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALUE: prefix /%u is "
+                      "longer than an address\n", k->plen);
+        return false;
+    }
     if (k->proto == SX2_L3_PROTO_IPV4) {
+        /* dip[127:32] are reserved */
         stl_be_p(k->addr, sx2_fget(pl, SX2_REG_RALUE_DIP4));
     } else {
         memcpy(k->addr, pl + SX2_REG_RALUE_DIP6, 16);
     }
+    /* "The least significant bits must be '0'": refused, not masked */
+    memcpy(masked, k->addr, 16);
+    sx2_lpm_mask(masked, k->plen);
+    if (memcmp(masked, k->addr, 16)) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALUE: a /%u prefix with "
+                      "bits set past its length\n", k->plen);
+        return false;
+    }
+    return true;
 }
 
 static uint8_t sx2_ralue_write(SwitchX2State *s, const uint8_t *pl,
@@ -436,11 +553,16 @@ static uint8_t sx2_ralue_write(SwitchX2State *s, const uint8_t *pl,
 
     switch (op) {
     case SX2_RALUE_OP_DELETE:
-        if (old) {
-            sx2_lpm_route_count(s, key, -1);
-            g_hash_table_remove(s->lpm.routes, key);
-            trace_switchx2_lpm_route_del(key->vr, key->proto, key->plen);
+        if (!old) {
+            /* "If entry doesn't exist, the operation fails" */
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALUE: delete of a "
+                          "/%u route of virtual router %u that does not "
+                          "exist\n", key->plen, key->vr);
+            return BAD_PARAM;
         }
+        sx2_lpm_route_count(s, key, -1);
+        g_hash_table_remove(s->lpm.routes, key);
+        trace_switchx2_lpm_route_del(key->vr, key->proto, key->plen);
         return OK;
     case SX2_RALUE_OP_WRITE:
         break;
@@ -453,7 +575,7 @@ static uint8_t sx2_ralue_write(SwitchX2State *s, const uint8_t *pl,
     if (!sx2_ralue_supported(pl) || !sx2_ralue_parse(s, pl, &r)) {
         return BAD_PARAM;
     }
-    if (!old && s->lpm.count >= SX2_LPM_SIZE) {
+    if (!old && s->lpm.count + sx2_lpm_route_cost(key) > s->lpm_size) {
         trace_switchx2_lpm_full(key->vr, key->proto, key->plen);
         return SX2_EMAD_STATUS_RESOURCE_NOT_AVAIL;
     }
@@ -479,17 +601,9 @@ uint8_t sx2_reg_ralue(SwitchX2State *s, uint8_t *pl, bool write)
     SX2RouteKey key;
     SX2Route *r;
 
-    sx2_ralue_key(pl, &key);
-    if (key.vr >= SX2_MAX_VRS) {
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALUE: virtual router %u "
-                      "(0..%u)\n", key.vr, SX2_MAX_VRS - 1);
+    if (!sx2_ralue_key(pl, &key)) {
         return BAD_PARAM;
     }
-    if (!sx2_lpm_proto_ok("RALUE", key.proto) ||
-        key.plen > sx2_lpm_addr_bits(key.proto)) {
-        return BAD_PARAM;
-    }
-    sx2_lpm_mask(key.addr, key.plen);
     if (write) {
         return sx2_router_write_ok(s, "RALUE") ?
                sx2_ralue_write(s, pl, &key) : BAD_PARAM;
@@ -509,6 +623,60 @@ uint8_t sx2_reg_ralue(SwitchX2State *s, uint8_t *pl, bool write)
     } else if (r->action == SX2_RALUE_ACTION_LOCAL) {
         sx2_fset(pl, SX2_REG_RALUE_LOCAL_ERIF, r->local_erif);
     }
+    return OK;
+}
+
+/*
+ * RALEU - "updating the ECMP section in the action for multiple LPM
+ * Unicast entries in a single operation ... all entries of a {virtual
+ * router, protocol} tuple using the same ECMP group" (reg.h v4.14,
+ * v6.1): every remote route of the tuple that forwards (trap action
+ * NOP) through adjacency_index/ecmp_size moves to new_adjacency_index/
+ * new_ecmp_size.  Write only; the new block is checked as RALUE checks
+ * one; no route matching is no error (Spectrum sends it for every
+ * virtual router of a group).
+ */
+uint8_t sx2_reg_raleu(SwitchX2State *s, uint8_t *pl, bool write)
+{
+    unsigned proto = sx2_fget(pl, SX2_REG_RALEU_PROTOCOL);
+    unsigned vr = sx2_fget(pl, SX2_REG_RALEU_VR);
+    uint32_t adj = sx2_fget(pl, SX2_REG_RALEU_ADJ_INDEX);
+    unsigned size = sx2_fget(pl, SX2_REG_RALEU_ECMP_SIZE);
+    uint32_t new_adj = sx2_fget(pl, SX2_REG_RALEU_NEW_ADJ_INDEX);
+    unsigned new_size = sx2_fget(pl, SX2_REG_RALEU_NEW_ECMP_SIZE);
+    GHashTableIter it;
+    SX2Route *r;
+    unsigned n = 0;
+
+    if (!write) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALEU is write only\n");
+        return BAD_PARAM;
+    }
+    if (!sx2_router_write_ok(s, "RALEU") ||
+        !sx2_lpm_proto_ok("RALEU", proto)) {
+        return BAD_PARAM;
+    }
+    if (vr >= SX2_MAX_VRS) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RALEU: virtual router %u "
+                      "(0..%u)\n", vr, SX2_MAX_VRS - 1);
+        return BAD_PARAM;
+    }
+    if (!sx2_lpm_ecmp_ok("RALEU", new_adj, new_size)) {
+        return BAD_PARAM;
+    }
+    g_hash_table_iter_init(&it, s->lpm.routes);
+    while (g_hash_table_iter_next(&it, NULL, (gpointer *)&r)) {
+        if (r->key.vr == vr && r->key.proto == proto &&
+            r->action == SX2_RALUE_ACTION_REMOTE &&
+            r->trap_action == SX2_RTR_TRAP_NOP &&
+            r->adj_index == adj && r->ecmp_size == size) {
+            r->adj_index = new_adj;
+            r->ecmp_size = new_size;
+            n++;
+        }
+    }
+    trace_switchx2_lpm_ecmp_update(vr, proto, adj, size, new_adj, new_size,
+                                   n);
     return OK;
 }
 

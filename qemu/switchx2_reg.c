@@ -1135,6 +1135,7 @@ static const SX2RegInfo sx2_regs[] = {
     { SX2_REG_RALST_ID, SX2_REG_RALST_LEN, "RALST", sx2_reg_ralst },
     { SX2_REG_RALTB_ID, SX2_REG_RALTB_LEN, "RALTB", sx2_reg_raltb },
     { SX2_REG_RALUE_ID, SX2_REG_RALUE_LEN, "RALUE", sx2_reg_ralue },
+    { SX2_REG_RALEU_ID, SX2_REG_RALEU_LEN, "RALEU", sx2_reg_raleu },
     { SX2_REG_RAUHT_ID, SX2_REG_RAUHT_LEN, "RAUHT", sx2_reg_rauht },
     { SX2_REG_RAUHTD_ID, SX2_REG_RAUHTD_LEN, "RAUHTD", sx2_reg_rauhtd },
 };
