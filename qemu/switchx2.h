@@ -521,9 +521,18 @@ typedef struct SX2Host {
     uint8_t mac[6];
 } SX2Host;
 
+/* A RAUHTD dump session: the type it dumps, where it stopped */
+typedef struct SX2RauhtdSession {
+    bool open;
+    uint8_t type;               /* SX2_L3_PROTO_* */
+    bool have_last;
+    SX2HostKey last;            /* the last entry dumped */
+} SX2RauhtdSession;
+
 typedef struct SX2Neigh {
     SX2Adj *adj;                /* [SX2_ADJ_SIZE] */
     GHashTable *hosts;          /* SX2HostKey -> SX2Host */
+    SX2RauhtdSession dump;
 } SX2Neigh;
 
 typedef struct SX2Router {
@@ -847,6 +856,7 @@ uint8_t sx2_reg_rauht(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_rauhtd(SwitchX2State *s, uint8_t *pl, bool write);
 gint sx2_host_key_cmp(gconstpointer a, gconstpointer b);
 SX2Adj *sx2_adj_entry(SwitchX2State *s, unsigned index);
+unsigned sx2_host_rif_count(SwitchX2State *s, unsigned rif);
 SX2Host *sx2_host_lookup(SwitchX2State *s, unsigned rif, unsigned proto,
                          const uint8_t *addr);
 

@@ -21,6 +21,7 @@
 #include "qemu/osdep.h"
 #include "qemu/log.h"
 #include "qemu/xxhash.h"
+#include "qemu/guest-random.h"
 #include "net/eth.h"
 #include "switchx2.h"
 #include "trace.h"
@@ -28,12 +29,15 @@
 #define BAD_PARAM   SX2_EMAD_STATUS_BAD_PARAMETER
 #define OK          SX2_EMAD_STATUS_SUCCESS
 
+/* Over every key byte and a seed, as the LPM's (switchx2_lpm.c) */
+static uint32_t sx2_host_seed;
+
 static guint sx2_host_key_hash(gconstpointer k)
 {
     const SX2HostKey *key = k;
 
-    return qemu_xxhash4((uint64_t)key->rif << 8 | key->proto,
-                        ldq_he_p(key->addr) ^ ldq_he_p(key->addr + 8));
+    return qemu_xxhash6(ldq_he_p(key->addr), ldq_he_p(key->addr + 8),
+                        key->rif << 8 | key->proto, sx2_host_seed);
 }
 
 static gboolean sx2_host_key_equal(gconstpointer a, gconstpointer b)
@@ -43,6 +47,9 @@ static gboolean sx2_host_key_equal(gconstpointer a, gconstpointer b)
 
 void sx2_neigh_init(SwitchX2State *s)
 {
+    while (!sx2_host_seed) {
+        qemu_guest_getrandom_nofail(&sx2_host_seed, sizeof(sx2_host_seed));
+    }
     s->neigh.adj = g_new0(SX2Adj, SX2_ADJ_SIZE);
     s->neigh.hosts = g_hash_table_new_full(sx2_host_key_hash,
                                            sx2_host_key_equal, NULL, g_free);
@@ -62,6 +69,7 @@ void sx2_neigh_reset(SwitchX2State *s)
 {
     memset(s->neigh.adj, 0, sizeof(SX2Adj) * SX2_ADJ_SIZE);
     g_hash_table_remove_all(s->neigh.hosts);
+    memset(&s->neigh.dump, 0, sizeof(s->neigh.dump));
 }
 
 /* Trap actions the router implements: forward, trap, discard */
@@ -77,6 +85,24 @@ static bool sx2_rtr_trap_action_ok(const char *reg, unsigned action)
         action != SX2_RTR_TRAP_DISCARD_ERROR) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: trap_action %u\n",
                       reg, action);
+        return false;
+    }
+    return true;
+}
+
+/*
+ * A next hop's or neighbour's trap ID: "Trap-ID is RTR_EGRESS0 or
+ * RTR_EGRESS1" (reg.h RATR and RAUHT trap_id); reserved, and not read,
+ * unless the entry traps.
+ */
+static bool sx2_rtr_egress_trap_id_ok(const char *reg, unsigned action,
+                                      unsigned trap_id)
+{
+    if (action == SX2_RTR_TRAP_TRAP && trap_id != SX2_TRAP_RTR_EGRESS0 &&
+        trap_id != SX2_TRAP_RTR_EGRESS1) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: %s: trap_id 0x%x "
+                      "(RTR_EGRESS0 0x%x or RTR_EGRESS1 0x%x)\n", reg, trap_id,
+                      SX2_TRAP_RTR_EGRESS0, SX2_TRAP_RTR_EGRESS1);
         return false;
     }
     return true;
@@ -122,7 +148,10 @@ static bool sx2_ratr_supported(const uint8_t *pl)
         return false;
     }
     return sx2_rtr_trap_action_ok("RATR",
-                                  sx2_fget(pl, SX2_REG_RATR_TRAP_ACTION));
+                                  sx2_fget(pl, SX2_REG_RATR_TRAP_ACTION)) &&
+           sx2_rtr_egress_trap_id_ok("RATR",
+                                     sx2_fget(pl, SX2_REG_RATR_TRAP_ACTION),
+                                     sx2_fget(pl, SX2_REG_RATR_TRAP_ID));
 }
 
 static uint8_t sx2_ratr_write(SwitchX2State *s, const uint8_t *pl,
@@ -211,6 +240,20 @@ static void sx2_rauht_key(const uint8_t *pl, SX2HostKey *k)
     }
 }
 
+/* How many neighbours (RAUHT entries) RIF @rif has */
+unsigned sx2_host_rif_count(SwitchX2State *s, unsigned rif)
+{
+    GHashTableIter it;
+    SX2Host *h;
+    unsigned n = 0;
+
+    g_hash_table_iter_init(&it, s->neigh.hosts);
+    while (g_hash_table_iter_next(&it, NULL, (gpointer *)&h)) {
+        n += h->key.rif == rif;
+    }
+    return n;
+}
+
 /* RAUHT DELETE_ALL: every neighbour of one RIF */
 static void sx2_host_delete_rif(SwitchX2State *s, unsigned rif)
 {
@@ -225,11 +268,17 @@ static void sx2_host_delete_rif(SwitchX2State *s, unsigned rif)
     }
 }
 
+/*
+ * RAUHT ADD ("a new entry ... Activity bit is set for new entries"; an
+ * add of an existing entry replaces it, keeping its activity, as
+ * Spectrum re-adds a neighbour whose MAC changed) and UPDATE ("update an
+ * existing route entry": of an entry that does not exist, refused)
+ */
 static uint8_t sx2_rauht_add(SwitchX2State *s, const uint8_t *pl,
-                             const SX2HostKey *key)
+                             const SX2HostKey *key, bool update)
 {
     SX2Host *h = g_hash_table_lookup(s->neigh.hosts, key);
-    SX2Host n = { .key = *key };
+    SX2Host n = { .key = *key, .active = true };
 
     if (sx2_fget(pl, SX2_REG_RAUHT_CNT_TYPE)) {
         qemu_log_mask(LOG_UNIMP, "switchx2: RAUHT: counter_set_type %u: no "
@@ -240,9 +289,15 @@ static uint8_t sx2_rauht_add(SwitchX2State *s, const uint8_t *pl,
     n.trap_id = sx2_fget(pl, SX2_REG_RAUHT_TRAP_ID);
     memcpy(n.mac, pl + SX2_REG_RAUHT_MAC, 6);
     if (!sx2_rtr_trap_action_ok("RAUHT", n.trap_action) ||
+        !sx2_rtr_egress_trap_id_ok("RAUHT", n.trap_action, n.trap_id) ||
         !sx2_neigh_rif_ok(s, "RAUHT", key->rif) ||
         (n.trap_action == SX2_RTR_TRAP_NOP &&
          !sx2_neigh_mac_ok("RAUHT", n.mac))) {
+        return BAD_PARAM;
+    }
+    if (update && !h) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RAUHT: update of a "
+                      "neighbour on RIF %u that does not exist\n", key->rif);
         return BAD_PARAM;
     }
     if (h) {
@@ -262,28 +317,35 @@ static uint8_t sx2_rauht_add(SwitchX2State *s, const uint8_t *pl,
 static uint8_t sx2_rauht_write(SwitchX2State *s, const uint8_t *pl,
                                const SX2HostKey *key)
 {
+    unsigned op = sx2_fget(pl, SX2_REG_RAUHT_OP);
     SX2Host *h = g_hash_table_lookup(s->neigh.hosts, key);
 
-    switch (sx2_fget(pl, SX2_REG_RAUHT_OP)) {
-    case SX2_RAUHT_OP_ADD:
-    case SX2_RAUHT_OP_UPDATE:
-        return sx2_rauht_add(s, pl, key);
-    case SX2_RAUHT_OP_CLEAR_ACTIVITY:
-        if (h) {
-            h->active = false;
-        }
-        return OK;
-    case SX2_RAUHT_OP_DELETE:
-        g_hash_table_remove(s->neigh.hosts, key);
-        return OK;
-    case SX2_RAUHT_OP_DELETE_ALL:
+    if (op == SX2_RAUHT_OP_ADD || op == SX2_RAUHT_OP_UPDATE) {
+        return sx2_rauht_add(s, pl, key, op == SX2_RAUHT_OP_UPDATE);
+    }
+    if (op == SX2_RAUHT_OP_DELETE_ALL) {
+        /* "In this command, dip field is reserved": none is no error */
         sx2_host_delete_rif(s, key->rif);
         return OK;
-    default:
-        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RAUHT: op %u\n",
-                      sx2_fget(pl, SX2_REG_RAUHT_OP));
+    }
+    if (op != SX2_RAUHT_OP_CLEAR_ACTIVITY && op != SX2_RAUHT_OP_DELETE) {
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RAUHT: op %u\n", op);
         return BAD_PARAM;
     }
+    if (!h) {
+        /* Silent for RAUHT; RALUE's words: "the operation fails" */
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RAUHT: %s of a neighbour "
+                      "on RIF %u that does not exist\n",
+                      op == SX2_RAUHT_OP_DELETE ? "delete" : "clear activity",
+                      key->rif);
+        return BAD_PARAM;
+    }
+    if (op == SX2_RAUHT_OP_DELETE) {
+        g_hash_table_remove(s->neigh.hosts, key);
+    } else {
+        h->active = false;
+    }
+    return OK;
 }
 
 /*
@@ -340,6 +402,14 @@ gint sx2_host_key_cmp(gconstpointer a, gconstpointer b)
     return memcmp(a, b, sizeof(SX2HostKey));
 }
 
+/* g_ptr_array_sort() of SX2Host pointers, in key order */
+static gint sx2_host_ptr_cmp(gconstpointer a, gconstpointer b)
+{
+    const SX2Host *const *ha = a, *const *hb = b;
+
+    return sx2_host_key_cmp(&(*ha)->key, &(*hb)->key);
+}
+
 /* Whether a RAUHTD request's filters take @h */
 static bool sx2_rauhtd_takes(const uint8_t *pl, const SX2Host *h)
 {
@@ -374,11 +444,41 @@ static void sx2_rauhtd_put(uint8_t *pl, unsigned rec, unsigned e,
     }
 }
 
+/* Whether @k comes after the open dump session's last entry */
+static bool sx2_rauhtd_after_cursor(const SX2RauhtdSession *d,
+                                    const SX2HostKey *k)
+{
+    return !d->have_last || sx2_host_key_cmp(k, &d->last) > 0;
+}
+
+/*
+ * The dump session a RAUHTD query continues.  reg.h: "For a given
+ * session an entry is dumped no more than one time. The first RAUHTD
+ * access after reset is a new session. A session ends when the num_rec
+ * response is smaller than num_rec request or for IPv4 when the
+ * num_entries is smaller than 4."  A query of the other type than the
+ * open session's starts a new one (silent: assumed, as Spectrum dumps
+ * one type to its end, then the other).
+ */
+static SX2RauhtdSession *sx2_rauhtd_session(SwitchX2State *s, unsigned type)
+{
+    SX2RauhtdSession *d = &s->neigh.dump;
+
+    if (!d->open || d->type != type) {
+        memset(d, 0, sizeof(*d));
+        d->open = true;
+        d->type = type;
+        trace_switchx2_rauhtd_session(type);
+    }
+    return d;
+}
+
 /*
  * RAUHTD - a dump of the neighbours the filters take (the driver asks
  * for the active ones, and clears them as they are dumped, to keep used
  * neighbours alive): up to num_rec records, IPv4 four entries a record,
- * IPv6 one.  Fewer records than asked for means the dump is complete.
+ * IPv6 one, in the order of their keys, each from where the session's
+ * last answer stopped.  A short answer ends the session.
  */
 uint8_t sx2_reg_rauhtd(SwitchX2State *s, uint8_t *pl, bool write)
 {
@@ -387,8 +487,11 @@ uint8_t sx2_reg_rauhtd(SwitchX2State *s, uint8_t *pl, bool write)
     unsigned max = sx2_fget(pl, SX2_REG_RAUHTD_NUM_REC);
     unsigned per_rec = type == SX2_L3_PROTO_IPV4 ? SX2_RAUHTD_IPV4_PER_REC
                                                  : 1;
-    unsigned n = 0, recs = 0;
-    GList *keys, *k;
+    g_autoptr(GPtrArray) todo = g_ptr_array_new();
+    SX2RauhtdSession *d;
+    GHashTableIter it;
+    SX2Host *h;
+    unsigned i, n;
 
     if (write) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RAUHTD is query only\n");
@@ -401,24 +504,32 @@ uint8_t sx2_reg_rauhtd(SwitchX2State *s, uint8_t *pl, bool write)
                       "num_rec %u\n", type, op, max);
         return BAD_PARAM;
     }
+    d = sx2_rauhtd_session(s, type);
     memset(pl + SX2_RAUHTD_REC_OFF, 0,
            SX2_REG_RAUHTD_LEN - SX2_RAUHTD_REC_OFF);
-    keys = g_list_sort(g_hash_table_get_keys(s->neigh.hosts),
-                       sx2_host_key_cmp);
-    for (k = keys; k && n < max * per_rec; k = k->next) {
-        SX2Host *h = g_hash_table_lookup(s->neigh.hosts, k->data);
-
-        if (!sx2_rauhtd_takes(pl, h)) {
-            continue;
+    g_hash_table_iter_init(&it, s->neigh.hosts);
+    while (g_hash_table_iter_next(&it, NULL, (gpointer *)&h)) {
+        if (sx2_rauhtd_takes(pl, h) && sx2_rauhtd_after_cursor(d, &h->key)) {
+            g_ptr_array_add(todo, h);
         }
-        sx2_rauhtd_put(pl, n / per_rec, n % per_rec, h);
+    }
+    g_ptr_array_sort(todo, sx2_host_ptr_cmp);
+    n = MIN(todo->len, max * per_rec);
+    for (i = 0; i < n; i++) {
+        h = g_ptr_array_index(todo, i);
+        sx2_rauhtd_put(pl, i / per_rec, i % per_rec, h);
         if (op == SX2_RAUHTD_OP_DUMP_AND_CLEAR) {
             h->active = false;
         }
-        n++;
     }
-    g_list_free(keys);
-    recs = DIV_ROUND_UP(n, per_rec);
-    sx2_fset(pl, SX2_REG_RAUHTD_NUM_REC, recs);
+    if (n) {
+        d->last = ((SX2Host *)g_ptr_array_index(todo, n - 1))->key;
+        d->have_last = true;
+    }
+    if (n < max * per_rec) {
+        d->open = false;
+    }
+    sx2_fset(pl, SX2_REG_RAUHTD_NUM_REC, DIV_ROUND_UP(n, per_rec));
+    trace_switchx2_rauhtd(type, n, d->open);
     return OK;
 }

@@ -3653,10 +3653,11 @@ def route_main():
     # RAUHTD: the active neighbours, cleared as they are dumped
     rauht4(q, 1, (192, 0, 2, 3), MAC_C)
     dumps = [rauhtd(q, 0), rauhtd(q, 0), rauhtd(q, 1)]
-    check(dumps == [[(1, '192.0.2.2')], [], [(1, '2001:db8:20::2')]],
-          'route: RAUHTD dumps the active IPv4 neighbour (not the unused '
-          'one) and clears it: a second dump is empty; IPv6 apart (%s)' %
-          dumps)
+    check(dumps == [[(1, '192.0.2.2'), (1, '192.0.2.3')], [],
+                    [(1, '2001:db8:20::2')]],
+          'route: RAUHTD dumps the active IPv4 neighbours (the used one and '
+          'the new one: "Activity bit is set for new entries") and clears '
+          'them: a second dump is empty; IPv6 apart (%s)' % dumps)
     q.quit()
 
 
