@@ -454,11 +454,13 @@ typedef struct SX2Rif {
     uint16_t sp_port;           /* sub-port: system port or LAG ID */
     bool counted[2];            /* by SX2_RIF_INGRESS / _EGRESS */
     uint32_t counter[2];
+    bool lb_en;                 /* the unicast loopback filter */
+    uint8_t mc;                 /* ipv4_mc, ipv6_mc, _mc_fe: inert */
 } SX2Rif;
 
 /* LPM (switchx2_lpm.c) and neighbour (switchx2_neigh.c) sizes: assumed */
 #define SX2_LPM_TREES                   16      /* tree 0 is the default */
-#define SX2_LPM_SIZE                    (128 * 1024)
+#define SX2_LPM_SIZE                    (128 * 1024)    /* lpm-size max */
 #define SX2_ADJ_SIZE                    (16 * 1024)
 #define SX2_ECMP_MAX                    64
 #define SX2_HOST_SIZE                   (16 * 1024)
@@ -792,6 +794,9 @@ typedef struct SX2Routed {
     bool sub_port;              /* the RIF is one port's or one LAG's */
     bool lag;
     uint16_t port;              /* sub_port: local port or LAG ID */
+    /* Any verdict: packet traps that mirror the packet to the CPU */
+    uint16_t mirror_trap[2];
+    unsigned n_mirror;
 } SX2Routed;
 
 /*

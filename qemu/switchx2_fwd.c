@@ -535,10 +535,16 @@ static void sx2_fwd_forward(SwitchX2State *s, SX2Port *in,
  */
 static void sx2_fwd_route(SwitchX2State *s, SX2Port *in, const SX2Frame *f)
 {
-    g_autofree SX2Routed *r = g_new(SX2Routed, 1);
+    g_autofree SX2Routed *r = g_new0(SX2Routed, 1);
+    SX2RouteVerdict v = sx2_router_route(s, in, f, r);
     SX2Frame g;
+    unsigned i;
 
-    switch (sx2_router_route(s, in, f, r)) {
+    /* Packet traps that mirror: the CPU's copy is the packet as received */
+    for (i = 0; i < r->n_mirror; i++) {
+        sx2_cpu_trap(s, r->mirror_trap[i], sx2_cpu_src(in), f->buf, f->len);
+    }
+    switch (v) {
     case SX2_ROUTE_DROP:
         sx2_fwd_drop(in, f, r->why);
         return;

@@ -441,6 +441,15 @@ enum {
 #define SX2_IPPROTO_IGMP                2
 #define SX2_IPPROTO_HOPOPTS             0
 #define SX2_IPPROTO_ICMPV6              58
+/* IPv4 flags and fragment offset (RFC 791), options (RFC 2113) */
+#define SX2_IP_MF                       0x2000
+#define SX2_IP_OFFMASK                  0x1FFF
+#define SX2_IPOPT_END                   0
+#define SX2_IPOPT_NOP                   1
+#define SX2_IPOPT_ROUTER_ALERT          148
+/* IPv6 hop-by-hop options (RFC 8200, RFC 2711) */
+#define SX2_IP6OPT_PAD1                 0
+#define SX2_IP6OPT_ROUTER_ALERT         5
 
 /*
  * Registers (accessed through EMAD or ACCESS_REG)

@@ -154,14 +154,8 @@ uint8_t sx2_reg_rgcr(SwitchX2State *s, uint8_t *pl, bool write)
 static bool sx2_ritr_supported(const uint8_t *pl)
 {
     static const SX2UnsetField unsupported[] = {
-        { "op (reserved for SwitchX-2)", SX2_REG_RITR_OP },
         { "ipv4_fe (not supported in SwitchX-2)", SX2_REG_RITR_IPV4_FE },
         { "ipv6_fe (not supported in SwitchX-2)", SX2_REG_RITR_IPV6_FE },
-        { "ipv4_mc (no multicast routing)", SX2_REG_RITR_IPV4_MC },
-        { "ipv6_mc (no multicast routing)", SX2_REG_RITR_IPV6_MC },
-        { "ipv4_mc_fe (no multicast routing)", SX2_REG_RITR_IPV4_MC_FE },
-        { "ipv6_mc_fe (no multicast routing)", SX2_REG_RITR_IPV6_MC_FE },
-        { "lb_en (no loopback filter)", SX2_REG_RITR_LB_EN },
         { "if_mac_profile_id", SX2_REG_RITR_IF_MAC_PROFILE },
         { "if_vrrp_id_ipv6", SX2_REG_RITR_IF_VRRP_IPV6 },
         { "if_vrrp_id_ipv4", SX2_REG_RITR_IF_VRRP_IPV4 },
@@ -211,6 +205,24 @@ static bool sx2_rif_counter_ok(const uint8_t *pl, unsigned dir)
     return true;
 }
 
+/*
+ * RITR op, "Reserved for SwitchX-2" (a RIF is deleted by a write with
+ * enable 0): 0 always; 1 ("Delete RIF", what 6.1's pack sends with
+ * enable 0) only on such a write, where it means what the write does.
+ */
+static bool sx2_ritr_op_ok(const uint8_t *pl)
+{
+    unsigned op = sx2_fget(pl, SX2_REG_RITR_OP);
+
+    if (op == 0 || (op == 1 && !sx2_fget(pl, SX2_REG_RITR_ENABLE))) {
+        return true;
+    }
+    qemu_log_mask(LOG_UNIMP, "switchx2: RITR: op %u with enable %u (op is "
+                  "reserved for SwitchX-2: a RIF goes by a write with "
+                  "enable 0)\n", op, sx2_fget(pl, SX2_REG_RITR_ENABLE));
+    return false;
+}
+
 /* The RIF a RITR write describes, checked; false for a bad parameter */
 static bool sx2_ritr_parse(SwitchX2State *s, const uint8_t *pl, SX2Rif *rif)
 {
@@ -239,6 +251,12 @@ static bool sx2_ritr_parse(SwitchX2State *s, const uint8_t *pl, SX2Rif *rif)
     rif->counted[SX2_RIF_EGRESS] =
         sx2_fget(pl, SX2_REG_RITR_EG_CNT_TYPE) == SX2_RIF_CNT_BASIC;
     rif->counter[SX2_RIF_EGRESS] = sx2_fget(pl, SX2_REG_RITR_EG_CNT_INDEX);
+    rif->lb_en = sx2_fget(pl, SX2_REG_RITR_LB_EN);
+    /* Multicast routing: stored, read back, inert (no multicast routes) */
+    rif->mc = sx2_fget(pl, SX2_REG_RITR_IPV4_MC) |
+              sx2_fget(pl, SX2_REG_RITR_IPV6_MC) << 1 |
+              sx2_fget(pl, SX2_REG_RITR_IPV4_MC_FE) << 2 |
+              sx2_fget(pl, SX2_REG_RITR_IPV6_MC_FE) << 3;
 
     if (swid >= SX2_NUM_SWIDS ||
         s->profile.swid_type[swid] != SX2_SWID_TYPE_ETH) {
@@ -316,6 +334,17 @@ static uint8_t sx2_ritr_write(SwitchX2State *s, const uint8_t *pl,
 
     if (!sx2_fget(pl, SX2_REG_RITR_ENABLE)) {
         /* op is reserved: a RIF written disabled is gone */
+        if (old->valid && sx2_host_rif_count(s, index)) {
+            /*
+             * Silent: assumed.  Spectrum deletes a RIF's neighbours
+             * before the RIF (mlxsw_sp_rif_destroy); left behind, they
+             * would route through whatever RIF takes the index next.
+             */
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RITR: RIF %u deleted "
+                          "while %u neighbours (RAUHT) use it\n", index,
+                          sx2_host_rif_count(s, index));
+            return BAD_PARAM;
+        }
         if (old->valid) {
             trace_switchx2_router_rif_del(index);
         }
@@ -359,6 +388,11 @@ static void sx2_ritr_query(const SX2Rif *rif, uint8_t *pl)
     sx2_fset(pl, SX2_REG_RITR_TYPE, rif->type);
     sx2_fset(pl, SX2_REG_RITR_VR, rif->vr);
     sx2_fset(pl, SX2_REG_RITR_MTU, rif->mtu);
+    sx2_fset(pl, SX2_REG_RITR_LB_EN, rif->lb_en);
+    sx2_fset(pl, SX2_REG_RITR_IPV4_MC, rif->mc & 1);
+    sx2_fset(pl, SX2_REG_RITR_IPV6_MC, (rif->mc >> 1) & 1);
+    sx2_fset(pl, SX2_REG_RITR_IPV4_MC_FE, (rif->mc >> 2) & 1);
+    sx2_fset(pl, SX2_REG_RITR_IPV6_MC_FE, (rif->mc >> 3) & 1);
     memcpy(pl + SX2_REG_RITR_IF_MAC, rif->mac, 6);
     if (rif->type == SX2_RITR_TYPE_SUB_PORT) {
         sx2_fset(pl, SX2_REG_RITR_SP_LAG, rif->sp_lag);
@@ -394,6 +428,9 @@ uint8_t sx2_reg_ritr(SwitchX2State *s, uint8_t *pl, bool write)
         sx2_ritr_query(&r->rif[index], pl);
         return OK;
     }
+    if (!sx2_ritr_op_ok(pl)) {
+        return BAD_PARAM;
+    }
     if (!sx2_ritr_supported(pl)) {
         return BAD_PARAM;
     }
@@ -422,6 +459,12 @@ uint8_t sx2_reg_ricnt(SwitchX2State *s, uint8_t *pl, bool write)
                       SX2_RIF_COUNTER_SETS - 1);
         return BAD_PARAM;
     }
+    if (write && op == SX2_RICNT_OP_NOP) {
+        /* "Nop. Supported only for read access" */
+        qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RICNT: a write with op "
+                      "NOP (read only)\n");
+        return BAD_PARAM;
+    }
     cnt = s->router.counters[index];
     if (!write) {
         for (i = 0; i < SX2_RIF_COUNTERS; i++) {
@@ -437,28 +480,29 @@ uint8_t sx2_reg_ricnt(SwitchX2State *s, uint8_t *pl, bool write)
 /*
  * The routing stage.  The forwarding stage hands it unicast to a router
  * MAC (an SFD FORWARD_IP_ROUTER entry of the frame's FID); it finds the
- * ingress RIF, checks the IP header, looks the destination up (LPM, then
- * the adjacency or the neighbour), and gives back the verdict: a frame
- * rewritten for the egress RIF's VLAN, a trap ID, or a drop.
+ * ingress RIF, checks the IP header and addresses, looks the destination
+ * up (LPM, then the adjacency or the neighbour), and gives back the
+ * verdict: a frame rewritten for the egress RIF's VLAN, a trap ID, or a
+ * drop; a forwarded frame may also owe the CPU mirrored copies (packet
+ * traps whose HPKT action is mirror).
  */
-
-/* Trap IDs of the routing stage: trap.h of the SwitchX-2 era (v4.x) */
-#define SX2_TRAP_ARPUC              0x51
-#define SX2_TRAP_MTUERROR           0x52
-#define SX2_TRAP_TTLERROR           0x53
-#define SX2_TRAP_IP2ME              0x5F
-#define SX2_TRAP_IPV6_LL_DEST       0x61
-#define SX2_TRAP_HOST_MISS_IPV4     0x90
-#define SX2_TRAP_HOST_MISS_IPV6     0x92
 
 /* What a routed packet's IP header says, parsed once */
 typedef struct SX2IpInfo {
     unsigned proto;             /* SX2_L3_PROTO_* */
     const uint8_t *ip;          /* the IP header in the frame */
     size_t ip_len;              /* IPv4 total length / IPv6 40 + payload */
+    const uint8_t *sip;
     const uint8_t *dip;
     unsigned ttl;
 } SX2IpInfo;
+
+/* Why the router does not take a packet: RICNT error or discard */
+typedef enum SX2IpCheck {
+    SX2_IP_OK,
+    SX2_IP_ERROR,               /* errored: the header is corrupt */
+    SX2_IP_DISCARD,             /* not errored, but no router forwards it */
+} SX2IpCheck;
 
 static bool sx2_rif_takes(const SX2Rif *rif, const SX2Port *in, uint16_t vid)
 {
@@ -496,8 +540,19 @@ static SX2Rif *sx2_router_rif_in(SX2Router *r, const SX2Port *in,
     return vlan_rif;
 }
 
+/*
+ * The octets RICNT counts of a frame of @len bytes whose L3 packet
+ * starts at @l3off: "L3 data and padding octets not including L2
+ * headers"; the padding is what a frame shorter than the 60-byte
+ * minimum (without FCS) carries on the wire.
+ */
+static uint64_t sx2_rif_octets(size_t len, size_t l3off)
+{
+    return MAX(len, ETH_ZLEN) - l3off;
+}
+
 static void sx2_rif_count(SX2Router *r, const SX2Rif *rif, unsigned dir,
-                          unsigned pkts, unsigned bytes, size_t len)
+                          unsigned pkts, unsigned bytes, uint64_t octets)
 {
     uint64_t *c;
 
@@ -506,17 +561,22 @@ static void sx2_rif_count(SX2Router *r, const SX2Rif *rif, unsigned dir,
     }
     c = r->counters[rif->counter[dir]];
     c[pkts]++;
-    c[bytes] += len;
+    c[bytes] += octets;
 }
 
 static SX2RouteVerdict sx2_route_drop(SX2Router *r, const SX2Rif *rif,
                                       const SX2Frame *f, SX2Routed *out,
-                                      const char *why)
+                                      SX2IpCheck kind, const char *why)
 {
     if (rif) {
-        sx2_rif_count(r, rif, SX2_RIF_INGRESS, SX2_RIF_DISCARD_PKTS,
-                      SX2_RIF_DISCARD_BYTES, f->len);
+        bool err = kind == SX2_IP_ERROR;
+
+        sx2_rif_count(r, rif, SX2_RIF_INGRESS,
+                      err ? SX2_RIF_ERROR_PKTS : SX2_RIF_DISCARD_PKTS,
+                      err ? SX2_RIF_ERROR_BYTES : SX2_RIF_DISCARD_BYTES,
+                      sx2_rif_octets(f->len, f->l3off));
     }
+    trace_switchx2_route_drop(kind == SX2_IP_ERROR ? "error" : "discard", why);
     out->why = why;
     return SX2_ROUTE_DROP;
 }
@@ -526,6 +586,37 @@ static SX2RouteVerdict sx2_route_trap(SX2Routed *out, uint16_t trap_id)
     trace_switchx2_route_trap(trap_id);
     out->trap_id = trap_id;
     return SX2_ROUTE_TRAP;
+}
+
+/*
+ * A packet trap of the router (router alert, the loopback filter): the
+ * router may go on with the packet, so the trap's HPKT action decides,
+ * as for the pipeline's traps: forward (0) goes on as if nothing
+ * trapped, mirror (2) goes on and owes the CPU a copy of the packet as
+ * received, discard (3) and soft discard (4) drop it, and the trap
+ * actions (1, 5, 6) give it to the CPU alone.  Returns
+ * SX2_ROUTE_FORWARD to go on.
+ */
+static SX2RouteVerdict sx2_route_packet_trap(SwitchX2State *s,
+                                             SX2Routed *out,
+                                             uint16_t trap_id)
+{
+    switch (s->hpkt[trap_id].action) {
+    case SX2_HPKT_FORWARD:
+        return SX2_ROUTE_FORWARD;
+    case SX2_HPKT_MIRROR_TO_CPU:
+        trace_switchx2_route_mirror(trap_id);
+        if (out->n_mirror < ARRAY_SIZE(out->mirror_trap)) {
+            out->mirror_trap[out->n_mirror++] = trap_id;
+        }
+        return SX2_ROUTE_FORWARD;
+    case SX2_HPKT_DISCARD:
+    case SX2_HPKT_SOFT_DISCARD:
+        out->why = "packet trap action discard (HPKT)";
+        return SX2_ROUTE_DROP;
+    default:
+        return sx2_route_trap(out, trap_id);
+    }
 }
 
 static bool sx2_ipv4_csum_ok(const uint8_t *h, unsigned ihl)
@@ -542,70 +633,204 @@ static bool sx2_ipv4_csum_ok(const uint8_t *h, unsigned ihl)
     return sum == 0xFFFF;
 }
 
+/*
+ * IPv4 addresses no router forwards (RFC 1812 5.3.7, 4.2.2.11): sources
+ * on network 0 or 127, multicast, class E and the limited broadcast;
+ * destinations on network 0 or 127, multicast, class E, broadcast.
+ */
+static const char *sx2_route_ipv4_martian(const uint8_t *sip,
+                                          const uint8_t *dip)
+{
+    if (sip[0] == 0 || sip[0] == 127) {
+        return "IPv4 source on network 0 or 127";
+    }
+    if (sip[0] >= 224) {
+        return "IPv4 source multicast, class E or broadcast";
+    }
+    if (dip[0] == 0 || dip[0] == 127) {
+        return "IPv4 destination on network 0 or 127";
+    }
+    if (dip[0] >= 224) {
+        return "IPv4 destination is not unicast";
+    }
+    return NULL;
+}
+
 /* The IPv4 header of @f, checked as a router must (RFC 1812 5.2.2) */
-static const char *sx2_route_parse_ipv4(const SX2Frame *f, SX2IpInfo *ip)
+static SX2IpCheck sx2_route_parse_ipv4(const SX2Frame *f, SX2IpInfo *ip,
+                                       const char **why)
 {
     const uint8_t *h = f->buf + f->l3off;
     size_t avail = f->len - f->l3off;
     unsigned ihl;
 
     if (avail < 20 || (h[0] >> 4) != 4) {
-        return "IPv4 header truncated or not version 4";
+        *why = "IPv4 header truncated or not version 4";
+        return SX2_IP_ERROR;
     }
     ihl = (h[0] & 0xF) * 4;
     ip->ip_len = lduw_be_p(h + 2);
     if (ihl < 20 || ip->ip_len < ihl || ip->ip_len > avail ||
         !sx2_ipv4_csum_ok(h, ihl)) {
-        return "IPv4 header corrupted (length or checksum)";
+        *why = "IPv4 header corrupted (length or checksum)";
+        return SX2_IP_ERROR;
     }
     ip->proto = SX2_L3_PROTO_IPV4;
     ip->ip = h;
+    ip->sip = h + 12;
     ip->dip = h + 16;
     ip->ttl = h[8];
-    if (ip->dip[0] >= 224 || !memcmp(ip->dip, "\0\0\0\0", 4)) {
-        return "IPv4 destination is not unicast";
+    *why = sx2_route_ipv4_martian(ip->sip, ip->dip);
+    return *why ? SX2_IP_DISCARD : SX2_IP_OK;
+}
+
+static bool sx2_ipv6_unspecified(const uint8_t *a)
+{
+    static const uint8_t zero[16];
+
+    return !memcmp(a, zero, 16);
+}
+
+static bool sx2_ipv6_loopback(const uint8_t *a)
+{
+    static const uint8_t one[16] = { [15] = 1 };
+
+    return !memcmp(a, one, 16);
+}
+
+static bool sx2_ipv6_link_local(const uint8_t *a)
+{
+    return a[0] == 0xfe && (a[1] & 0xc0) == 0x80;
+}
+
+/*
+ * IPv6 addresses no router forwards (RFC 4291 2.5.2, 2.5.3, 2.7): a
+ * multicast or loopback source, a loopback, unspecified or multicast
+ * destination.  Unspecified and link-local sources have traps of their
+ * own (sx2_router_route()).
+ */
+static const char *sx2_route_ipv6_martian(const uint8_t *sip,
+                                          const uint8_t *dip)
+{
+    if (sip[0] == 0xff || sx2_ipv6_loopback(sip)) {
+        return "IPv6 source multicast or loopback";
+    }
+    if (dip[0] == 0xff || sx2_ipv6_loopback(dip) ||
+        sx2_ipv6_unspecified(dip)) {
+        return "IPv6 destination not unicast, loopback or unspecified";
     }
     return NULL;
 }
 
-static const char *sx2_route_parse_ipv6(const SX2Frame *f, SX2IpInfo *ip)
+static SX2IpCheck sx2_route_parse_ipv6(const SX2Frame *f, SX2IpInfo *ip,
+                                       const char **why)
 {
     const uint8_t *h = f->buf + f->l3off;
     size_t avail = f->len - f->l3off;
 
     if (avail < 40 || (h[0] >> 4) != 6) {
-        return "IPv6 header truncated or not version 6";
+        *why = "IPv6 header truncated or not version 6";
+        return SX2_IP_ERROR;
     }
     ip->ip_len = 40 + lduw_be_p(h + 4);
     if (ip->ip_len > avail) {
-        return "IPv6 payload length beyond the frame";
+        *why = "IPv6 payload length beyond the frame";
+        return SX2_IP_ERROR;
     }
     ip->proto = SX2_L3_PROTO_IPV6;
     ip->ip = h;
+    ip->sip = h + 8;
     ip->dip = h + 24;
     ip->ttl = h[7];
-    if (ip->dip[0] == 0xff) {
-        return "IPv6 destination is multicast";
-    }
-    return NULL;
+    *why = sx2_route_ipv6_martian(ip->sip, ip->dip);
+    return *why ? SX2_IP_DISCARD : SX2_IP_OK;
 }
 
-/* A flow's hash for ECMP: addresses, protocol and, if there, L4 ports */
+/* Whether an IPv4 header's options carry a router alert (RFC 2113) */
+static bool sx2_ipv4_router_alert(const SX2IpInfo *ip)
+{
+    unsigned ihl = (ip->ip[0] & 0xF) * 4;
+    unsigned i = 20;
+
+    while (i < ihl) {
+        unsigned type = ip->ip[i];
+
+        if (type == SX2_IPOPT_END) {
+            break;
+        }
+        if (type == SX2_IPOPT_NOP) {
+            i++;
+            continue;
+        }
+        if (i + 2 > ihl || ip->ip[i + 1] < 2 || i + ip->ip[i + 1] > ihl) {
+            return false;       /* malformed: no option is read */
+        }
+        if (type == SX2_IPOPT_ROUTER_ALERT) {
+            return true;
+        }
+        i += ip->ip[i + 1];
+    }
+    return false;
+}
+
+/*
+ * Whether an IPv6 packet's hop-by-hop options header, right after the
+ * fixed header, carries a router alert (RFC 2711)
+ */
+static bool sx2_ipv6_router_alert(const SX2IpInfo *ip)
+{
+    const uint8_t *hbh = ip->ip + 40;
+    size_t hlen, i = 2;
+
+    if (ip->ip[6] != SX2_IPPROTO_HOPOPTS || ip->ip_len < 40 + 8) {
+        return false;
+    }
+    hlen = (hbh[1] + 1) * 8;
+    if (40 + hlen > ip->ip_len) {
+        return false;
+    }
+    while (i < hlen) {
+        unsigned type = hbh[i];
+
+        if (type == SX2_IP6OPT_PAD1) {
+            i++;
+            continue;
+        }
+        if (i + 2 > hlen || i + 2 + hbh[i + 1] > hlen) {
+            return false;
+        }
+        if (type == SX2_IP6OPT_ROUTER_ALERT) {
+            return true;
+        }
+        i += 2 + hbh[i + 1];
+    }
+    return false;
+}
+
+/*
+ * A flow's hash for ECMP: addresses, protocol and, if there, L4 ports.
+ * A fragment of an IPv4 datagram (offset or more-fragments set) hashes
+ * its addresses and protocol only, so that all its fragments take one
+ * next hop and no non-first fragment's data passes for ports; IPv6 ports
+ * are read only right after the fixed header, so a fragment header (or
+ * any other extension) leaves them out.
+ */
 static uint32_t sx2_route_hash(const SX2IpInfo *ip)
 {
     uint64_t a = 0, b = 0;
     unsigned alen = ip->proto == SX2_L3_PROTO_IPV4 ? 4 : 16;
-    const uint8_t *sip = ip->dip - alen;
     unsigned l4 = ip->proto == SX2_L3_PROTO_IPV4 ? ip->ip[9] : ip->ip[6];
     size_t l4off = ip->proto == SX2_L3_PROTO_IPV4 ? (ip->ip[0] & 0xF) * 4
                                                   : 40;
+    bool frag = ip->proto == SX2_L3_PROTO_IPV4 &&
+                (lduw_be_p(ip->ip + 6) & (SX2_IP_MF | SX2_IP_OFFMASK));
     unsigned i;
 
     for (i = 0; i < alen; i++) {
-        a = a * 31 + sip[i];
+        a = a * 31 + ip->sip[i];
         b = b * 31 + ip->dip[i];
     }
-    if ((l4 == IP_PROTO_TCP || l4 == IP_PROTO_UDP) &&
+    if ((l4 == IP_PROTO_TCP || l4 == IP_PROTO_UDP) && !frag &&
         ip->ip_len >= l4off + 4) {
         b ^= (uint64_t)ldl_be_p(ip->ip + l4off) << 8;
     }
@@ -711,20 +936,58 @@ static void sx2_route_rewrite(const SX2IpInfo *ip, const SX2Rif *erif,
     out->port = erif->sp_port;
 }
 
-/* Whether @rif routes @f's protocol and @f's IP header is sound (@ip) */
-static bool sx2_route_ip(SwitchX2State *s, const SX2Rif *rif,
-                         const SX2Frame *f, SX2IpInfo *ip, const char **why)
+/* Whether @rif routes @f's protocol, and what its IP header says (@ip) */
+static SX2IpCheck sx2_route_ip(SwitchX2State *s, const SX2Rif *rif,
+                               const SX2Frame *f, SX2IpInfo *ip,
+                               const char **why)
 {
     const SX2Router *r = &s->router;
 
     if (f->ethertype == ETH_P_IP && rif->ipv4 && r->ipv4_en) {
-        *why = sx2_route_parse_ipv4(f, ip);
-    } else if (f->ethertype == ETH_P_IPV6 && rif->ipv6 && r->ipv6_en) {
-        *why = sx2_route_parse_ipv6(f, ip);
-    } else {
-        *why = "not a protocol the RIF routes";
+        return sx2_route_parse_ipv4(f, ip, why);
     }
-    return !*why;
+    if (f->ethertype == ETH_P_IPV6 && rif->ipv6 && r->ipv6_en) {
+        return sx2_route_parse_ipv6(f, ip, why);
+    }
+    *why = "not a protocol the RIF routes";
+    return SX2_IP_DISCARD;
+}
+
+/*
+ * The traps of a packet the router took, before its route: IPv6
+ * link-local destinations (for the CPU), unspecified and link-local
+ * IPv6 sources (no router forwards them), router alerts (packet traps:
+ * their HPKT action decides), TTL or hop limit expiry.  SX2_ROUTE_FORWARD
+ * to go on.
+ */
+static SX2RouteVerdict sx2_route_exceptions(SwitchX2State *s,
+                                            const SX2IpInfo *ip,
+                                            SX2Routed *out)
+{
+    bool v6 = ip->proto == SX2_L3_PROTO_IPV6;
+    SX2RouteVerdict v;
+
+    if (v6 && sx2_ipv6_link_local(ip->dip)) {
+        /* A router never forwards link-local: it is for the CPU */
+        return sx2_route_trap(out, SX2_TRAP_IPV6_LL_DEST);
+    }
+    if (v6 && sx2_ipv6_unspecified(ip->sip)) {
+        return sx2_route_trap(out, SX2_TRAP_IPV6_UNSPECIFIED_ADDR);
+    }
+    if (v6 && sx2_ipv6_link_local(ip->sip)) {
+        return sx2_route_trap(out, SX2_TRAP_IPV6_LL_SRC);
+    }
+    if (v6 ? sx2_ipv6_router_alert(ip) : sx2_ipv4_router_alert(ip)) {
+        v = sx2_route_packet_trap(s, out, v6 ? SX2_TRAP_ROUTER_ALERT_IPV6
+                                             : SX2_TRAP_ROUTER_ALERT_IPV4);
+        if (v != SX2_ROUTE_FORWARD) {
+            return v;
+        }
+    }
+    if (ip->ttl <= 1) {
+        return sx2_route_trap(out, SX2_TRAP_TTLERROR);
+    }
+    return SX2_ROUTE_FORWARD;
 }
 
 SX2RouteVerdict sx2_router_route(SwitchX2State *s, SX2Port *in,
@@ -735,53 +998,67 @@ SX2RouteVerdict sx2_router_route(SwitchX2State *s, SX2Port *in,
     const uint8_t *dmac = NULL;
     unsigned irif_index, erif_index = 0;
     SX2RouteVerdict v;
+    SX2IpCheck chk;
     const char *why;
     SX2IpInfo ip;
     SX2Rif *irif = sx2_router_rif_in(r, in, f->vid, &irif_index);
     SX2Rif *erif;
 
+    out->n_mirror = 0;
     if (!irif) {
-        return sx2_route_drop(r, NULL, f, out, "no RIF for the port and VID");
+        return sx2_route_drop(r, NULL, f, out, SX2_IP_DISCARD,
+                              "no RIF for the port and VID");
     }
     if (f->ethertype == ETH_P_ARP) {
         /* An ARP reply (or request) to the router's own MAC */
         return sx2_route_trap(out, SX2_TRAP_ARPUC);
     }
-    if (!sx2_route_ip(s, irif, f, &ip, &why)) {
-        return sx2_route_drop(r, irif, f, out, why);
+    chk = sx2_route_ip(s, irif, f, &ip, &why);
+    if (chk != SX2_IP_OK) {
+        return sx2_route_drop(r, irif, f, out, chk, why);
     }
-    if (ip.proto == SX2_L3_PROTO_IPV6 && ip.dip[0] == 0xfe &&
-        (ip.dip[1] & 0xc0) == 0x80) {
-        /* A router never forwards link-local: it is for the CPU */
-        return sx2_route_trap(out, SX2_TRAP_IPV6_LL_DEST);
+    v = sx2_route_exceptions(s, &ip, out);
+    if (v == SX2_ROUTE_DROP) {
+        return sx2_route_drop(r, irif, f, out, SX2_IP_DISCARD, out->why);
     }
-    if (ip.ttl <= 1) {
-        return sx2_route_trap(out, SX2_TRAP_TTLERROR);
+    if (v == SX2_ROUTE_TRAP) {
+        return v;
     }
     rt = sx2_lpm_lookup(s, irif->vr, ip.proto, ip.dip);
     if (!rt) {
-        return sx2_route_drop(r, irif, f, out, "no route");
+        return sx2_route_drop(r, irif, f, out, SX2_IP_DISCARD, "no route");
     }
     v = sx2_route_resolve(s, rt, &ip, out, &erif_index, &dmac);
     if (v == SX2_ROUTE_DROP) {
-        return sx2_route_drop(r, irif, f, out, out->why);
+        return sx2_route_drop(r, irif, f, out, SX2_IP_DISCARD, out->why);
     }
     if (v == SX2_ROUTE_TRAP) {
         return v;
     }
     erif = erif_index < r->max_rifs ? &r->rif[erif_index] : NULL;
     if (!erif || !erif->valid) {
-        return sx2_route_drop(r, irif, f, out, "egress RIF deleted");
+        return sx2_route_drop(r, irif, f, out, SX2_IP_DISCARD,
+                              "egress RIF deleted");
     }
     if (ip.ip_len > erif->mtu) {
         /* Also what keeps the rewritten packet within out->buf */
         return sx2_route_trap(out, SX2_TRAP_MTUERROR);
     }
+    if (irif->lb_en && erif == irif) {
+        /* The unicast loopback filter (RITR lb_en): a packet trap */
+        v = sx2_route_packet_trap(s, out, SX2_TRAP_LBERROR);
+        if (v == SX2_ROUTE_DROP) {
+            return sx2_route_drop(r, irif, f, out, SX2_IP_DISCARD, out->why);
+        }
+        if (v == SX2_ROUTE_TRAP) {
+            return v;
+        }
+    }
     sx2_route_rewrite(&ip, erif, dmac, out);
     sx2_rif_count(r, irif, SX2_RIF_INGRESS, SX2_RIF_GOOD_UC_PKTS,
-                  SX2_RIF_GOOD_UC_BYTES, f->len);
+                  SX2_RIF_GOOD_UC_BYTES, sx2_rif_octets(f->len, f->l3off));
     sx2_rif_count(r, erif, SX2_RIF_EGRESS, SX2_RIF_GOOD_UC_PKTS,
-                  SX2_RIF_GOOD_UC_BYTES, out->len);
+                  SX2_RIF_GOOD_UC_BYTES, sx2_rif_octets(out->len, ETH_HLEN));
     trace_switchx2_route(irif_index, erif_index, ip.proto, out->vid);
     return SX2_ROUTE_FORWARD;
 }

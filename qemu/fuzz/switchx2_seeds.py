@@ -160,6 +160,22 @@ def router_setup():
             reg(0x8014, bytes(rauht), write=True, emad=True)]
 
 
+def raleu_pl():
+    """RALEU: virtual router 0's IPv4 routes via adjacency 0 (one) move
+    to adjacencies 4..5"""
+    p = bytearray(0x28)
+    fset(p, 0x14, 0, 13, 1)
+    fset(p, 0x20, 0, 24, 4)
+    fset(p, 0x24, 0, 13, 2)
+    return bytes(p)
+
+
+def rauhtd_pl(num_rec):
+    p = bytearray(0x420)
+    fset(p, 4, 0, 8, num_rec)
+    return bytes(p)
+
+
 def ipv4(dmac, dip, ttl=64):
     ip = bytearray(struct.pack('>BBHHHBBH4s4s', 0x45, 0, 46, 0, 0, ttl, 17,
                                0, bytes([10, 0, 1, 2]), bytes(dip)))
@@ -232,6 +248,11 @@ SEEDS = {
     'router': router_setup() + [rx(0, ipv4(RMAC, (10, 0, 0, 9))),
                                 rx(0, ipv4(RMAC, (10, 0, 0, 9), ttl=1)),
                                 reg(0x8013, bytes(0x38), emad=True)],
+    # RALEU, and a RAUHTD dump of the IPv4 neighbours (2 records a query)
+    'router-tables': router_setup() + [
+        reg(0x8015, raleu_pl(), write=True),
+        reg(0x8018, rauhtd_pl(2), emad=True),
+        reg(0x8018, rauhtd_pl(2), emad=True)],
     'smid': [reg(0x2007, smid(0xD000, [0], 0x420), write=True),
              reg(0x2007, smid(3, [1, 2]), write=True, emad=True),
              reg(0x2007, smid(0xD000, []), emad=True)],

@@ -3360,8 +3360,6 @@ def router_main():
     bad = [ritr(q, 16), ritr(q, 1, vid=11, extra=[(0, 20, 2, 1)]),
            ritr(q, 1, vid=11, extra=[(4, 29, 1, 1)]),
            ritr(q, 1, vid=11, extra=[(4, 28, 1, 1)]),
-           ritr(q, 1, vid=11, extra=[(0, 27, 1, 1)]),
-           ritr(q, 1, vid=11, extra=[(4, 24, 1, 1)]),
            ritr(q, 1, vid=11, rtype=1), ritr(q, 1, vid=11, rtype=3),
            ritr(q, 1, vid=11, extra=[(0xC, 0, 16, 5)]),
            ritr(q, 1, vid=11, extra=[(0x10, 16, 4, 1)]),
@@ -3373,9 +3371,9 @@ def router_main():
            ritr(q, 1, vid=11, extra=[(0x38, 24, 8, 9),
                                      (0x38, 0, 24, 512)])]
     check(bad == [7] * len(bad),
-          'router: RITR -> bad parameter for RIF 16 of 16, op 1 (reserved '
-          'for SwitchX-2), ipv4_fe/ipv6_fe (not supported), multicast '
-          'routing, the loopback filter, FID and loopback interfaces, an '
+          'router: RITR -> bad parameter for RIF 16 of 16, op 1 with enable '
+          '1 (op reserved for SwitchX-2), ipv4_fe/ipv6_fe (not supported), '
+          'FID and loopback interfaces, an '
           'egress FID, a MAC profile, virtual router 16, MTU 0, a multicast '
           'MAC, VID 4095, a second RIF on VID 10, a sub-port on no port or '
           'on LAG 64, counter set 512 (%s)' % bad)
@@ -3395,14 +3393,14 @@ def router_main():
           'edited in place (MTU 9000, ingress counter set 3), not moved to '
           'VID 20; RICNT reads set 3 (zero), refuses set type 0, set 512 '
           'and op 1 (%s, %s, %s)' % (moved, cnt, bad_cnt))
-    sts = [ritr(q, 0, enable=0, extra=[(0, 20, 2, 1)]),
+    sts = [ritr(q, 0, enable=0, extra=[(0, 20, 2, 2)]),
            ritr(q, 0, enable=0), rgcr(q, max_rifs=32)]
     sts += [fget(ritr_query(q, 0), 0, 31, 1), ritr(q, 1, vid=10),
             ritr(q, 2, enable=0), ritr(q, 1, enable=0),
             rgcr(q, max_rifs=32)]
     check(sts == [7, 0, 7, 0, 0, 0, 0, 0],
-          'router: a RIF goes by a disabled write with op 0 (6.1\'s pack '
-          'sends op 1 -> bad parameter); VID 10 is free for RIF 1 then; '
+          'router: a RIF goes by a disabled write with op 0 (op 2 -> bad '
+          'parameter); VID 10 is free for RIF 1 then; '
           'RGCR resizes only with no RIF left (%s)' % sts)
     q.quit()
 
@@ -3661,16 +3659,514 @@ def route_main():
     q.quit()
 
 
-main()
-l2_main()
-query_main()
-learn_main()
-ppcnt_main()
-storm_main()
-lag_main()
-span_main()
-mc_main()
-router_main()
-route_main()
+# Model pass 3 of the router (issue 31): helpers and checks
+NB = 0xff   # RALST: no child
+
+
+def ralst(q, tree, root, bins=None):
+    """RALST of @tree: @root and {bin: (left, right)}; EMAD status."""
+    p = bytearray(0x104)
+    p[4:] = b'\xff' * 0x100
+    fset(p, 0, 16, 8, root)
+    fset(p, 0, 0, 8, tree)
+    for b, (left, right) in (bins or {}).items():
+        p[4 + 2 * (b - 1)] = left
+        p[5 + 2 * (b - 1)] = right
+    return reg_cmd(q, 0x8011, p, True)[1]
+
+
+def ralue_pl(proto, dip, plen, action, erif=0, adj=0, ecmp=1,
+             trap_action=0, trap_id=0, op=0, vr=0):
+    p = bytearray(0x38)
+    fset(p, 0, 24, 4, proto)
+    fset(p, 0, 20, 3, op)
+    fset(p, 4, 16, 16, vr)
+    fset(p, 8, 0, 8, plen)
+    if proto == 0:
+        p[0x18:0x1C] = bytes(dip)
+    else:
+        p[0x0C:0x1C] = bytes(dip)
+    fset(p, 0x1C, 30, 2, 2)
+    fset(p, 0x1C, 16, 8, plen)
+    fset(p, 0x1C, 0, 2, action)
+    fset(p, 0x20, 28, 4, trap_action)
+    fset(p, 0x20, 0, 9, trap_id)
+    if action == 0:
+        fset(p, 0x24, 0, 24, adj)
+        fset(p, 0x28, 0, 13, ecmp)
+    elif action == 1:
+        fset(p, 0x24, 0, 16, erif)
+    return p
+
+
+def ralue(q, *a, **kw):
+    return reg_cmd(q, 0x8013, ralue_pl(*a, **kw), True)[1]
+
+
+def ralue_query(q, proto, dip, plen, vr=0):
+    """(status, action, erif or adjacency, ecmp_size)"""
+    _, est, out = reg_cmd(q, 0x8013, ralue_pl(proto, dip, plen, 0, vr=vr),
+                          False)
+    act = fget(out, 0x1C, 0, 2)
+    return (est, act, fget(out, 0x24, 0, 16 if act == 1 else 24),
+            fget(out, 0x28, 0, 13))
+
+
+def ratr(q, index, erif, mac, valid=1, trap_action=0, trap_id=0):
+    return lag_reg(q, 0x8008, 0x2C, [(0, 28, 4, 1), (0, 24, 1, valid),
+                                     (4, 0, 16, index & 0xFFFF),
+                                     (0xC, 16, 8, index >> 16),
+                                     (8, 0, 16, erif),
+                                     (0xC, 28, 4, trap_action),
+                                     (0xC, 0, 8, trap_id)], mac=(0x12, mac))
+
+
+def rauht(q, proto, rif, dip, mac, op=0, trap_action=0, trap_id=0):
+    p = bytearray(0x74)
+    fset(p, 0, 24, 2, proto)
+    fset(p, 0, 20, 3, op)
+    fset(p, 0, 0, 16, rif)
+    if proto == 0:
+        p[0x1C:0x20] = bytes(dip)
+    else:
+        p[0x10:0x20] = bytes(dip)
+    fset(p, 0x60, 28, 4, trap_action)
+    fset(p, 0x60, 0, 9, trap_id)
+    p[0x6E:0x74] = mac
+    return reg_cmd(q, 0x8014, p, True)[1]
+
+
+def rauhtd_q(q, proto, num_rec=32, op=1, active=None):
+    """One RAUHTD query: (status, [(rif, address)], records)."""
+    p = bytearray(0x420)
+    fset(p, 0, 0, 8, 0 if active is None else 1)
+    fset(p, 4, 24, 2, op)
+    fset(p, 4, 0, 8, num_rec)
+    fset(p, 8, 16, 1, active or 0)
+    fset(p, 8, 0, 4, proto)
+    _, est, out = reg_cmd(q, 0x8018, p, False)
+    got = []
+    nrec = fget(out, 4, 0, 8)
+    for r in range(min(nrec, 32)):
+        rec = out[0x20 + 0x20 * r:0x40 + 0x20 * r]
+        if proto == 0:
+            for e in range(fget(rec, 0, 28, 2) + 1):
+                got.append((fget(rec, 8 * e, 0, 16),
+                            socket.inet_ntop(socket.AF_INET,
+                                             bytes(rec[8 * e + 4:8 * e + 8]))))
+        else:
+            got.append((fget(rec, 0, 0, 16),
+                        socket.inet_ntop(socket.AF_INET6,
+                                         bytes(rec[0x10:0x20]))))
+    return est, got, nrec
+
+
+def rauhtd_all(q, proto, num_rec, op=0, active=None, most=20):
+    """Queries until a short answer ends the session (at most @most):
+    (entries in order, queries)."""
+    got = []
+    for n in range(1, most + 1):
+        est, part, nrec = rauhtd_q(q, proto, num_rec, op, active)
+        got += part
+        if est or len(part) < num_rec * (4 if proto == 0 else 1):
+            return got, n
+    return got, most + 1
+
+
+def hpkt_w(q, trap, action, group=1):
+    p = bytearray(0x10)
+    fset(p, 0, 20, 3, action)
+    fset(p, 0, 12, 6, group)
+    fset(p, 0, 0, 10, trap)
+    return reg_cmd(q, 0x7003, p, True)[1]
+
+
+def ip4_pkt(dmac, smac, sip, dip, ttl=64, options=b'', frag=0, l4=None,
+            bad_csum=False, payload=18):
+    """IPv4 UDP: @frag is the flags/offset word, @l4 replaces the UDP
+    header and payload."""
+    body = l4 if l4 is not None else (
+        struct.pack('>HHHH', 1000, 2000, 8 + payload, 0) + bytes(payload))
+    ihl = 5 + len(options) // 4
+    ip = bytearray(struct.pack('>BBHHHBBH4s4s', 0x40 | ihl, 0,
+                               ihl * 4 + len(body), 0, frag, ttl, 17, 0,
+                               bytes(sip), bytes(dip)) + options)
+    struct.pack_into('>H', ip, 10, ipv4_csum(ip) ^ (1 if bad_csum else 0))
+    return dmac + smac + b'\x08\x00' + bytes(ip) + body
+
+
+def ip6_pkt(dmac, smac, sip, dip, hlim=64, hbh=None, payload=18):
+    udp = struct.pack('>HHHH', 1000, 2000, 8 + payload, 0) + bytes(payload)
+    nh, ext = 17, b''
+    if hbh is not None:
+        nh, ext = 0, bytes([17, 0]) + hbh
+    ip = struct.pack('>IHBB16s16s', 6 << 28, len(ext) + len(udp), nh, hlim,
+                     bytes(sip), bytes(dip))
+    return dmac + smac + b'\x86\xdd' + ip + ext + udp
+
+
+def v6(a):
+    return socket.inet_pton(socket.AF_INET6, a)
+
+
+def route3_setup(q):
+    """route_setup, an IPv6 tree (bins 64 and 128: 128 the root, 64 its
+    left child) for virtual router 0 with 2001:db8:20::/64 on RIF 1 and
+    its neighbour ::2, default routes via next hop 0 (MAC_C)."""
+    sts = route_setup(q)
+    sts += [lag_reg(q, 0x8010, 4, [(0, 24, 4, 1), (0, 0, 8, 2)]),
+            ralst(q, 2, 128, {128: (64, NB)}),
+            lag_reg(q, 0x8012, 4, [(0, 12, 4, 1), (0, 0, 8, 2)]),
+            ralue(q, 1, v6('2001:db8:20::'), 64, 1, erif=1),
+            rauht(q, 1, 1, v6('2001:db8:20::2'), MAC_B),
+            ralue(q, 0, (0, 0, 0, 0), 0, 0, adj=0),
+            ralue(q, 1, bytes(16), 0, 0, adj=0)]
+    return sts
+
+
+def route3_main():
+    qmp_path = '/tmp/sx2-qtest-route3-%d.sock' % os.getpid()
+    q, socks = qtest_wired(qemu_args=['-qmp', 'unix:%s,server=on,wait=off'
+                                      % qmp_path])
+    qmp = QMP(qmp_path)
+    os.unlink(qmp_path)
+    dev_setup(q, find_dev(q), BAR)
+    sts = route3_setup(q)
+    check(sts == [0] * len(sts),
+          'route3: the router of route_setup, an IPv6 tree with bins 128 '
+          'and 64, a /64, its neighbour, default routes (%s)' % sts)
+
+    def tried(tid):
+        cpu = qmp.cmd('query-switchx2', id='sw')['return'][0]['cpu']
+        t = {x['trap-id']: x for x in cpu.get('traps', [])}.get(tid, {})
+        return t.get('trapped', 0) + t.get('dropped', 0)
+
+    def send(frame, lp=1):
+        """{port: [frames]} out of the switch"""
+        return udp_frames(q, socks, lp, frame, timeout=0.1)
+
+    # a, m: RALST
+    sts = [lag_reg(q, 0x8010, 4, [(0, 24, 4, 0), (0, 0, 8, 3)])]
+    bad = [ralst(q, 3, 24, {24: (28, NB)}), ralst(q, 3, 24, {24: (NB, 16)}),
+           ralst(q, 3, 24, {24: (16, NB), 16: (NB, 30)})]
+    good = ralst(q, 3, 24, {24: (16, 28), 16: (8, NB)})
+    check(sts == [0] and bad == [7, 7, 7] and good == 0,
+          'route3: RALST trees not sorted ("must be sorted as a sorted binary '
+          'tree": left child 28 of bin 24, right child 16 of 24, 30 in the '
+          'left subtree of 24) -> bad parameter; 24 over 16 and 28, 16 over '
+          '8 accepted (%s, %s)' % (bad, good))
+    sts = [ralst(q, 3, 0), lag_reg(q, 0x8012, 4, [(0, 16, 16, 1),
+                                                 (0, 0, 8, 3)])]
+    p = bytearray(0x104)
+    fset(p, 0, 0, 8, 3)
+    _, est, out = reg_cmd(q, 0x8011, p, False)
+    sts += [ralue(q, 0, (10, 1, 0, 0), 24, 1, erif=0, vr=1),
+            ralue(q, 0, (0, 0, 0, 0), 0, 1, erif=0, vr=1)]
+    check(sts == [0, 0, 7, 0] and est == 0 and fget(out, 0, 16, 8) == 0,
+          'route3: RALST root_bin 0 (Spectrum\'s tree of the default route '
+          'alone) accepted, reads back 0: no bins, so virtual router 1 bound '
+          'to it takes its default route and no /24 (%s)' % sts)
+
+    # b: host bits past the prefix length
+    sts = [ralue(q, 0, (192, 0, 2, 1), 24, 1, erif=1),
+           ralue(q, 0, (192, 0, 2, 1), 24, 1, erif=1, op=3),
+           ralue(q, 1, v6('2001:db8:20::1'), 64, 1, erif=1)]
+    back = ralue_query(q, 0, (192, 0, 2, 0), 24)
+    check(sts == [7, 7, 7] and back[:3] == (0, 1, 1),
+          'route3: RALUE 192.0.2.1/24 (write, delete) and 2001:db8:20::1/64 '
+          '("the least significant bits must be \'0\'") -> bad parameter, '
+          'not masked: 192.0.2.0/24 still local through RIF 1 (%s, %s)' %
+          (sts, back))
+
+    # c: trap IDs
+    sts = [ralue(q, 0, (203, 0, 113, 0), 24, 1, trap_action=1, trap_id=t)
+           for t in (0x70, 0x71, 0x53, 0x80)]
+    sts += [ralue(q, 0, (203, 0, 113, 0), 24, 1, erif=1, trap_id=0x1FF)]
+    sts += [ratr(q, 5, 1, MAC_C, trap_action=1, trap_id=t)
+            for t in (0x80, 0x81, 0x70)]
+    sts += [ratr(q, 5, 1, MAC_C, valid=0)]
+    sts += [rauht(q, 0, 1, (192, 0, 2, 77), MAC_C, trap_action=1,
+                  trap_id=t) for t in (0x80, 0x19)]
+    sts += [rauht(q, 0, 1, (192, 0, 2, 77), MAC_C, op=3)]
+    check(sts == [0, 0, 7, 7, 0, 0, 0, 7, 0, 0, 7, 0],
+          'route3: trap IDs: RALUE traps with RTR_INGRESS0/1 (0x70/0x71), '
+          'not 0x53 or 0x80 (reserved with NOP: 0x1ff accepted); RATR and '
+          'RAUHT with RTR_EGRESS0/1 (0x80/0x81), not 0x70 or 0x19 (%s)' % sts)
+
+    # d: IP2ME takes NOP (and MIRROR, which the model does not mirror)
+    sts = [ralue(q, 0, (198, 18, 0, 0), 24, 2, trap_action=t, trap_id=0x70)
+           for t in (1, 2, 3, 4, 0)]
+    check(sts == [7, 7, 7, 7, 0],
+          'route3: RALUE IP2ME with trap_action trap, mirror to CPU, mirror, '
+          'discard -> bad parameter ("only NOP and MIRROR"; no router '
+          'mirroring), NOP accepted (%s)' % sts)
+
+    # e: update/delete of entries that do not exist
+    sts = [ralue(q, 0, (10, 99, 0, 0), 24, 1, op=3),
+           rauht(q, 0, 1, (192, 0, 2, 99), MAC_C, op=3),
+           rauht(q, 0, 1, (192, 0, 2, 99), MAC_C, op=1),
+           rauht(q, 0, 1, (192, 0, 2, 99), MAC_C, op=2),
+           rauht(q, 0, 1, (192, 0, 2, 2), MAC_B, op=1),
+           rauht(q, 0, 1, (192, 0, 2, 2), MAC_B, op=2),
+           rauht(q, 0, 0, (0, 0, 0, 0), bytes(6), op=4)]
+    r99 = qmp.cmd('query-switchx2-routes', id='sw')['return']
+    n99 = [x for x in r99.get('neighbours', [])
+           if x['address'] == '192.0.2.99']
+    check(sts == [7, 7, 7, 7, 0, 0, 0] and n99 == [],
+          'route3: RALUE delete, RAUHT delete, update and clear activity of '
+          'entries that do not exist -> bad parameter (no entry made); '
+          'update and clear activity of 192.0.2.2, DELETE_ALL of a RIF '
+          'without neighbours accepted (%s)' % sts)
+
+    # g: RIF counters
+    _, in0 = ricnt(q, 0)
+    _, out0 = ricnt(q, 1)
+    got = [send(ip4_pkt(RMAC, MAC_A, (10, 0, 0, 2), (192, 0, 2, 2))),
+           send(ip4_pkt(RMAC, MAC_A, (10, 0, 0, 2), (192, 0, 2, 2),
+                        payload=0)),
+           send(ip4_pkt(RMAC, MAC_A, (10, 0, 0, 2), (192, 0, 2, 2),
+                        bad_csum=True))]
+    _, in1 = ricnt(q, 0)
+    _, out1 = ricnt(q, 1)
+    d_in = [b - a for a, b in zip(in0, in1)]
+    d_out = [b - a for a, b in zip(out0, out1)]
+    wr = [ricnt(q, 0, op=0, write=True)[0], ricnt(q, 0, op=8,
+                                                 write=True)[0]]
+    check([sorted(g) for g in got] == [[2], [2], []] and
+          (d_in[0], d_in[3], d_in[6], d_in[8], d_in[7]) ==
+          (2, 92, 1, 46, 0) and (d_out[0], d_out[3]) == (2, 92) and
+          wr == [7, 0],
+          'route3: RICNT bytes are L3 octets with padding, no L2 header (a '
+          '60-byte frame counts 46, a 42-byte one its padded 46); a bad '
+          'header checksum counts as error (packets and bytes), not '
+          'discard; a write with op NOP ("supported only for read") -> bad '
+          'parameter, with op CLEAR accepted (%s, %s, %s)' %
+          (d_in, d_out[:4], wr))
+
+    # h: packets no router forwards
+    _, c0 = ricnt(q, 0)
+    mart = [((127, 0, 0, 1), (192, 0, 2, 2)), ((0, 0, 0, 7), (192, 0, 2, 2)),
+            ((224, 1, 2, 3), (192, 0, 2, 2)),
+            ((255, 255, 255, 255), (192, 0, 2, 2)),
+            ((240, 0, 0, 1), (192, 0, 2, 2)),
+            ((10, 0, 0, 2), (127, 0, 0, 1)), ((10, 0, 0, 2), (0, 1, 2, 3))]
+    got = [send(ip4_pkt(RMAC, MAC_A, a, b)) for a, b in mart]
+    t0 = [tried(0x60), tried(0x62)]
+    dst6 = v6('2001:db8:20::2')
+    got6 = [send(ip6_pkt(RMAC, MAC_A, v6(a), d)) for a, d in (
+        ('fe80::1', dst6), ('::', dst6), ('::1', dst6), ('ff02::1', dst6),
+        ('2001:db8:10::2', v6('::1')))]
+    t1 = [tried(0x60) - t0[0], tried(0x62) - t0[1]]
+    _, c1 = ricnt(q, 0)
+    ok = send(ip6_pkt(RMAC, MAC_A, v6('2001:db8:10::2'), dst6))
+    check(got == [{}] * 7 and got6 == [{}] * 5 and t1 == [1, 1] and
+          c1[7] - c0[7] == 10 and sorted(ok) == [2],
+          'route3: not forwarded: IPv4 sources 127/8, 0/8, multicast, '
+          'broadcast, class E, destinations 127/8 and 0/8 (with a default '
+          'route), IPv6 sources ::1 and multicast, destination ::1 (RIF '
+          'discards 10); IPv6 sources fe80::1 and :: trapped '
+          'IPV6_LINK_LOCAL_SRC 0x62 / IPV6_UNSPECIFIED_ADDRESS 0x60; a '
+          'global source routed (%s, %s, %s, %d)' %
+          ([sorted(g) for g in got], [sorted(g) for g in got6], t1,
+           c1[7] - c0[7]))
+
+    # l: ECMP and fragments; t: ECMP sizes; r: RALEU
+    sts = [ratr(q, 10, 1, MAC_B), ratr(q, 11, 1, MAC_C),
+           ralue(q, 0, (203, 0, 113, 0), 24, 0, adj=10, ecmp=2)]
+
+    def hop(frame):
+        out = send(frame).get(2, [b''])
+        return out[0][:6] if len(out) == 1 else None
+    whole = {hop(ip4_pkt(RMAC, MAC_A, (10, 0, 0, 2), (203, 0, 113, 5),
+                         l4=struct.pack('>HHHH', 1000 + i, 2000, 8, 0)))
+             for i in range(8)}
+    later = {hop(ip4_pkt(RMAC, MAC_A, (10, 0, 0, 2), (203, 0, 113, 5),
+                         frag=185, l4=bytes([i * 37 % 256] * 4) + bytes(4)))
+             for i in range(8)}
+    first = {hop(ip4_pkt(RMAC, MAC_A, (10, 0, 0, 2), (203, 0, 113, 5),
+                         frag=0x2000,
+                         l4=struct.pack('>HHHH', 1000 + i, 2000, 8, 0)))
+             for i in range(8)}
+    check(sts == [0, 0, 0] and len(whole) == 2 and None not in whole and
+          len(later) == 1 and len(first) == 1 and None not in later | first,
+          'route3: ECMP over 2 next hops: 8 UDP flows take both; 8 non-first '
+          'fragments of one datagram (their data where ports would be) take '
+          'one, as do 8 first fragments (MF set) of different ports (%s, %s, '
+          '%s)' % (len(whole), len(later), len(first)))
+    sts = [ralue(q, 0, (203, 0, 113, 0), 24, 0, adj=0, ecmp=n)
+           for n in (512, 1024, 2048, 4096, 65, 100, 513)]
+    sts += [ralue(q, 0, (203, 0, 113, 0), 24, 0, adj=16000, ecmp=512),
+            ralue(q, 0, (203, 0, 113, 0), 24, 0, adj=10, ecmp=2)]
+    check(sts == [0, 0, 0, 0, 7, 7, 7, 7, 0],
+          'route3: RALUE ECMP sizes 512, 1024, 2048, 4096 accepted ("1-64, '
+          '512, 1024, 2048 and 4096"); 65, 100, 513, and 512 from adjacency '
+          '16000 (past the table) -> bad parameter (%s)' % sts)
+
+    def raleu(adj, size, new_adj, new_size, proto=0, vr=0):
+        return lag_reg(q, 0x8015, 0x28, [(0, 24, 4, proto), (0, 0, 16, vr),
+                                         (0x10, 0, 24, adj),
+                                         (0x14, 0, 13, size),
+                                         (0x20, 0, 24, new_adj),
+                                         (0x24, 0, 13, new_size)])
+    sts = [ralue(q, 0, (203, 0, 114, 0), 24, 0, adj=10, ecmp=2),
+           raleu(10, 2, 0, 1), raleu(10, 2, 0, 65), raleu(11, 2, 0, 1)]
+    back = [ralue_query(q, 0, (203, 0, 113, 0), 24),
+            ralue_query(q, 0, (203, 0, 114, 0), 24),
+            ralue_query(q, 0, (198, 51, 100, 0), 24)]
+    h = hop(ip4_pkt(RMAC, MAC_A, (10, 0, 0, 2), (203, 0, 113, 5)))
+    check(sts == [0, 0, 7, 0] and back == [(0, 0, 0, 1), (0, 0, 0, 1),
+                                           (0, 0, 0, 1)] and h == MAC_C,
+          'route3: RALEU moves every route of virtual router 0 through '
+          'adjacencies 10+2 to 0+1 (203.0.113.0/24 and 203.0.114.0/24 '
+          'follow, leave to MAC_C); a new ECMP size 65 -> bad parameter; no '
+          'route matching is no error (%s, %s)' % (sts, back))
+
+    # v: keys whose halves are swapped (one value under an XOR fold)
+    a6 = v6('2001:db8:30::1')
+    b6 = a6[8:] + a6[:8]
+    sts = [ralue(q, 1, a6, 128, 1, erif=1), ralue(q, 1, b6, 128, 1, erif=1),
+           rauht(q, 1, 1, a6, MAC_B), rauht(q, 1, 1, b6, MAC_C)]
+    ha = hop(ip6_pkt(RMAC, MAC_A, v6('2001:db8:10::2'), a6))
+    hb = hop(ip6_pkt(RMAC, MAC_A, v6('2001:db8:10::2'), b6))
+    check(sts == [0] * 4 and (ha, hb) == (MAC_B, MAC_C),
+          'route3: two /128 routes and neighbours whose halves are swapped '
+          '(one value if the key is folded by XOR) are two entries, each '
+          'routed to its own MAC (%s, %s, %s)' % (sts, ha, hb))
+
+    # w: a RIF with neighbours
+    sts = [ritr(q, 2, vid=30), rauht(q, 0, 2, (10, 30, 0, 5), MAC_C),
+           ritr(q, 2, enable=0)]
+    on = fget(ritr_query(q, 2), 0, 31, 1)
+    sts += [rauht(q, 0, 2, (0, 0, 0, 0), bytes(6), op=4),
+            ritr(q, 2, enable=0)]
+    check(sts == [0, 0, 7, 0, 0] and on == 1,
+          'route3: RITR delete of RIF 2 while a neighbour (RAUHT) uses it -> '
+          'bad parameter, the RIF stays; after RAUHT DELETE_ALL accepted '
+          '(%s)' % sts)
+
+    # o: RITR op on a delete, multicast enables
+    sts = [ritr(q, 3, vid=31), ritr(q, 3, enable=0, extra=[(0, 20, 2, 1)])]
+    gone = fget(ritr_query(q, 3), 0, 31, 1)
+    mc = [(0, 27, 1, 1), (0, 26, 1, 1), (4, 27, 1, 1), (4, 26, 1, 1)]
+    sts += [ritr(q, 3, vid=31, extra=mc)]
+    out = ritr_query(q, 3)
+    back = [fget(out, o, sh, 1) for o, sh, _, _ in mc]
+    sts += [ritr(q, 3, enable=0, extra=[(0, 20, 2, 2)]),
+            ritr(q, 3, vid=31, extra=[(0, 20, 2, 1)]),
+            ritr(q, 3, enable=0)]
+    check(sts == [0, 0, 0, 7, 7, 0] and gone == 0 and back == [1] * 4,
+          'route3: RITR enable 0 with op 1 (6.1\'s delete) deletes RIF 3; '
+          'ipv4_mc, ipv6_mc, ipv4_mc_fe, ipv6_mc_fe accepted and read back '
+          '(inert: no multicast routing); op 2, and op 1 with enable 1 -> '
+          'bad parameter (%s, %s)' % (sts, back))
+
+    # s: RAUHTD sessions; new entries active
+    sts = [rauht(q, 0, 1, (192, 0, 2, 100 + i), MAC_C) for i in range(21)]
+    v4 = sorted(x['address'] for x in qmp.cmd(
+        'query-switchx2-routes', id='sw')['return']['neighbours']
+        if ':' not in x['address'])
+    got, n = rauhtd_all(q, 0, 2)
+    again, n2 = rauhtd_all(q, 0, 2)
+    check(sts == [0] * 21 and sorted(a for _, a in got) == v4 and
+          len(got) == len(v4) and n == len(v4) // 8 + 1 and
+          sorted(again) == sorted(got),
+          'route3: RAUHTD DUMP (no clear) of %d IPv4 neighbours, 2 records '
+          'a query: each entry once, the session ends with the short '
+          'answer after %d queries; the next query starts a new session '
+          '(%d entries, %d queries)' % (len(v4), len(v4) // 8 + 1, len(got),
+                                        n))
+    cleared, _ = rauhtd_all(q, 0, 2, op=1, active=1)
+    left, _ = rauhtd_all(q, 0, 32, op=1, active=1)
+    sts = [rauht(q, 0, 1, (192, 0, 2, 200), MAC_C)]
+    new, _ = rauhtd_all(q, 0, 32, op=1, active=1)
+    got6, n6 = rauhtd_all(q, 1, 1)
+    check(len(cleared) == len(v4) and left == [] and
+          new == [(1, '192.0.2.200')] and n6 == len(got6) + 1 and
+          len(got6) == 3,
+          'route3: RAUHTD DUMP_AND_CLEAR of the active ones clears them all '
+          '(a new session: empty); a new neighbour is active ("set for new '
+          'entries"); IPv6 one entry a record (%s, %s, %d)' %
+          (left, new, len(got6)))
+
+    # i: router alert
+    ra4 = ip4_pkt(RMAC, MAC_A, (10, 0, 0, 2), (192, 0, 2, 2),
+                  options=b'\x94\x04\x00\x00')
+    res = []
+    for action in (None, 1, 2, 3):
+        if action is not None:
+            hpkt_w(q, 0xD6, action)
+        t = tried(0xD6)
+        res.append((sorted(send(ra4)), tried(0xD6) - t))
+    hpkt_w(q, 0xD7, 1)
+    t = tried(0xD7)
+    ra6 = send(ip6_pkt(RMAC, MAC_A, v6('2001:db8:10::2'), dst6,
+                       hbh=b'\x05\x02\x00\x00\x01\x00'))
+    res.append((sorted(ra6), tried(0xD7) - t))
+    check(res == [([2], 0), ([], 1), ([2], 1), ([], 0), ([], 1)],
+          'route3: router alert: an IPv4 packet with the option routes while '
+          'ROUTER_ALERT_IPV4 0xD6 is at its default (forward); HPKT trap: '
+          'to the CPU only; mirror: routed and to the CPU; discard: '
+          'dropped; IPv6 hop-by-hop router alert trapped 0xD7 (%s)' % res)
+
+    # n: the unicast loopback filter
+    MAC_E = bytes.fromhex('02000000000e')
+    sts = [sfd_write(q, 1, [(MAC_E, 10, 1, 0, 0)])[0],
+           ralue(q, 0, (10, 0, 0, 0), 24, 1, erif=0),
+           rauht(q, 0, 0, (10, 0, 0, 9), MAC_E)]
+    back_out = ip4_pkt(RMAC, MAC_A, (10, 0, 0, 2), (10, 0, 0, 9))
+    res = []
+
+    def lb_try():
+        t = tried(0x54)
+        out = send(back_out)
+        res.append((sorted(out), out.get(1, [b''])[0][:6] == MAC_E,
+                    tried(0x54) - t))
+    lb_try()
+    sts += [ritr(q, 0, vid=10, extra=[(4, 24, 1, 1), (0x38, 24, 8, 9),
+                                      (0x38, 0, 24, 0)])]
+    lb = fget(ritr_query(q, 0), 4, 24, 1)
+    lb_try()
+    for action in (2, 1, 0):
+        sts.append(hpkt_w(q, 0x54, action))
+        lb_try()
+    check(sts == [0] * 7 and lb == 1 and
+          res == [([1], True, 0), ([1], True, 0), ([1], True, 1),
+                  ([], False, 1), ([1], True, 0)],
+          'route3: a packet routed back out of its ingress RIF 0: routed '
+          'without lb_en; with RITR lb_en (read back) the filter raises '
+          'LBERROR 0x54 by its HPKT action: default forward: routed; mirror: '
+          'routed and to the CPU (Spectrum\'s MIRROR_TO_CPU, for ICMP '
+          'redirects); trap: to the CPU only; forward: routed (%s, %s)' %
+          (sts, res))
+    q.quit()
+
+    # f: IPv6 prefixes longer than 64 take two LPM entries
+    q, socks = qtest_wired(props=',lpm-size=4')
+    dev_setup(q, find_dev(q), BAR)
+    sts = route_setup(q)
+    sts += [lag_reg(q, 0x8010, 4, [(0, 24, 4, 1), (0, 0, 8, 2)]),
+            ralst(q, 2, 128, {128: (64, NB)}),
+            lag_reg(q, 0x8012, 4, [(0, 12, 4, 1), (0, 0, 8, 2)])]
+    full = [ralue(q, 1, a6, 128, 1, erif=1),
+            ralue(q, 1, v6('2001:db8:20::'), 64, 1, erif=1),
+            ralue(q, 0, (203, 0, 113, 0), 24, 1, erif=1),
+            ralue(q, 1, a6, 128, 1, erif=1, op=3),
+            ralue(q, 1, v6('2001:db8:20::'), 64, 1, erif=1),
+            ralue(q, 1, v6('2001:db8:21::'), 64, 1, erif=1),
+            ralue(q, 0, (203, 0, 113, 0), 24, 1, erif=1)]
+    check(sts == [0] * len(sts) and full == [0, 8, 8, 0, 0, 0, 8],
+          'route3: lpm-size=4 with two IPv4 routes: an IPv6 /128 takes the '
+          'last two entries (a /64 or a /24 more -> RESOURCE_NOT_AVAIL); '
+          'without it two /64s fit, and then no /24 (%s)' % full)
+    q.quit()
+
+
+# SX2_QTEST_ONLY=route3_main,span_main runs those parts alone
+for part in (main, l2_main, query_main, learn_main, ppcnt_main, storm_main,
+             lag_main, span_main, mc_main, router_main, route_main,
+             route3_main):
+    only = os.environ.get('SX2_QTEST_ONLY')
+    if not only or part.__name__ in only.split(','):
+        part()
 print('%d failure(s)' % FAIL)
 sys.exit(1 if FAIL else 0)
