@@ -813,6 +813,7 @@ static SwitchX2Rif *sx2_qmp_rif(SwitchX2State *s, unsigned index)
     q->mtu = rif->mtu;
     q->ipv4 = rif->ipv4;
     q->ipv6 = rif->ipv6;
+    q->loopback_filter = rif->lb_en;
     if (rif->counted[SX2_RIF_INGRESS]) {
         q->has_routed_in = q->has_discarded = true;
         q->routed_in = in[SX2_RIF_GOOD_UC_PKTS];
