@@ -20,7 +20,7 @@
  * - RITR op is reserved for SwitchX-2 (a RIF is deleted by writing it
  *   disabled), ipv4_fe/ipv6_fe are not supported, FID interfaces exist
  *   only for vFIDs (not modelled): VLAN and sub-port RIFs only;
- * - no multicast routing, loopback filter, VRRP, MAC profiles or egress
+ * - no multicast routing, VRRP, MAC profiles or egress
  *   FIDs (fields newer than SwitchX-2's drivers, or silent).
  *
  * Copyright (c) 2026 The switchx2-emu authors

@@ -24,8 +24,8 @@ route_is() {
 		"\(.action) \(."ecmp-size" // .rif // "-")"')" = "$1" ]
 }
 
-# nh_flags ID: the offload flags ip nexthop shows for object ID. The
-# object a route goes by is offloaded while the ASIC forwards by it.
+# nh_flags ID: the offload flags ip nexthop shows for object ID. An
+# object is offloaded while the ASIC holds it resolved, route or not.
 nh_flags() {
 	ip nexthop show id "$1" | grep -ow -e offload -e trap | xargs
 }
@@ -45,14 +45,27 @@ check_eq "switchx2: and is shown offloaded" rt_offload \
 	"$(sx_route_flags 198.18.0.0/24)"
 check_eq "switchx2: ip nexthop shows the object offloaded" offload \
 	"$(nh_flags 2)"
-check_eq "switchx2: not the ones no route goes by" "/" \
-	"$(nh_flags 3)/$(nh_flags 10)"
+check_eq "switchx2: and those no route goes by, resolved, too" \
+	"offload/offload" "$(nh_flags 3)/$(nh_flags 10)"
+# p4 with an address and a gateway that never answers: no host has
+# addresses in 100.64.0.0/30 (an earlier test may have left h4 on p4's
+# usual /30).
+ip addr add 100.64.0.1/30 dev "$(sx_port 4)"
+ip link set "$(sx_port 4)" up
+ip nexthop add id 5 via 100.64.0.2 dev "$(sx_port 4)"
+ip nexthop add id 13 group 5
+sleep 6
+check_eq "switchx2: an object whose gateway is not resolved is not offloaded" \
+	"/" "$(nh_flags 5)/$(nh_flags 13)"
+ip nexthop del id 13
+ip nexthop del id 5
+ip addr flush dev "$(sx_port 4)"
 
 ip route replace 198.18.0.0/24 nhid 10
 check "switchx2: a route via a nexthop group is an ECMP group of two" \
 	wait_for 5 route_is "remote 2"
-check_eq "switchx2: the group object is offloaded, the one left is not" \
-	"offload/" "$(nh_flags 10)/$(nh_flags 2)"
+check_eq "switchx2: the group object is offloaded, and the one left still" \
+	"offload/offload" "$(nh_flags 10)/$(nh_flags 2)"
 sx_ecmp_spread "nexthop group" sx_ecmp_pings_v4
 
 # The kernel changes the group under the route: the route follows.
@@ -75,6 +88,11 @@ check "switchx2: a deleted member leaves the group" \
 	wait_for 5 route_is "remote 1"
 
 ip nexthop add id 4 blackhole
+bh_offloaded() {
+	[ "$(nh_flags 4)" = offload ]
+}
+check "switchx2: a blackhole object is offloaded from the start" \
+	wait_for 5 bh_offloaded
 ip route replace 198.18.0.0/24 nhid 4
 check "switchx2: a route via a blackhole object discards in the ASIC" \
 	wait_for 5 route_is "discard -"
@@ -121,7 +139,8 @@ check_eq "switchx2: that group is offloaded" offload "$(nh_flags 12)"
 ip route del 198.18.0.0/24
 check_eq "switchx2: a deleted route leaves the ASIC" "" \
 	"$(sx_route_of 198.18.0.0/24)"
-check_eq "switchx2: and its object is offloaded no more" "" "$(nh_flags 12)"
+check_eq "switchx2: its object stays offloaded, resolved without it" \
+	offload "$(nh_flags 12)"
 ip nexthop flush
 check_eq "switchx2: the nexthops gone, so are the adjacencies" 0 \
 	"$(sx_router "[.neighbours[] | select(.index != null and

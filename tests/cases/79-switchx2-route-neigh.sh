@@ -109,6 +109,8 @@ check "switchx2: h2 silent, the kernel finds its neighbour dead" \
 	wait_for 30 neigh_dead
 check "switchx2: and the route via h2 traps instead of blackholing" \
 	wait_for 10 action_is trap
+check_eq "switchx2: and ip route shows it trapping" rt_trap \
+	"$(sx_route_flags 10.20.0.0/24)"
 ip -n h2 link set dev eth0 arp on
 check "switchx2: h2 answering again, the route goes back to its adjacency" \
 	wait_for 20 action_is remote

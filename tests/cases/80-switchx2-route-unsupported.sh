@@ -4,7 +4,8 @@
 # adjacencies rewrite MACs only. A route that matches a TOS (DSCP), and
 # a route or nexthop object that encapsulates (MPLS here), would be
 # forwarded wrongly: such routes trap to the CPU, which forwards by them,
-# and such nexthop objects are refused when they are created.
+# and such nexthop objects are refused when they are created. Netdevs
+# of the device in another namespace do not route in the ASIC.
 . /tests/lib.sh
 
 for n in 1 2; do
@@ -73,6 +74,32 @@ refused "switchx2: an FDB nexthop object is refused" "not supported" \
 check_eq "switchx2: no refused object is left" "" \
 	"$(ip nexthop show | grep -w -e 'id 80' -e 'id 81')"
 ip nexthop flush >/dev/null 2>&1
+
+# A netdev of the device in another namespace: its addresses and routes
+# are that namespace's, which the router does not follow (the FIB it
+# offloads is the devlink instance's). An 802.1Q upper of p3 moved there
+# with an address is no RIF: the ASIC would route what reaches its MAC
+# by the wrong namespace's routes.
+swp3=$(sx_port 3)
+ip link set "$swp3" up
+ip link add link "$swp3" name "$swp3.77" type vlan id 77
+ip netns add other
+ip link set "$swp3.77" netns other
+ip -n other addr add 198.51.100.33/28 dev "$swp3.77"
+ip -n other link set "$swp3.77" up
+sleep 1
+check_eq "switchx2: an 802.1Q upper in another namespace with an address is no RIF" \
+	"" "$(sx_rif_of 3 77)"
+ip -n other link set "$swp3.77" netns 1
+ip addr add 198.51.100.33/28 dev "$swp3.77"
+ip link set "$swp3.77" up
+p3_vid77_routes() {
+	[ -n "$(sx_rif_of 3 77)" ]
+}
+check "switchx2: back in the device's namespace, it is one" \
+	wait_for 5 p3_vid77_routes
+ip link del "$swp3.77"
+ip netns del other
 
 ip -n h2 addr del 10.20.0.1/32 dev lo
 ip -n h2 addr del 10.21.0.1/32 dev lo
