@@ -99,22 +99,25 @@ ip addr flush dev br1
 check_eq "switchx2: 802.1Q: without its address the bridge has no RIF" "" \
 	"$(sx_vlan_rif_of 20)"
 
-# br1.10: h1 tags VID 10.
-bridge vlan add dev "$swp1" vid 10
+# br1.10: h1 tags VID 10. The upper is a RIF from its address on,
+# before any port is in VID 10: the bridge itself is.
 bridge vlan add dev br1 vid 10 self
 ip link add link br1 name br1.10 type vlan id 10
 echo 1 >/proc/sys/net/ipv6/conf/br1.10/disable_ipv6
 ip link set br1.10 up
+ip addr add 203.0.113.1/24 dev br1.10
+check "switchx2: 802.1Q: br1.10 is a VLAN RIF of VID 10 before any port is in it" \
+	wait_for 5 has_vlan_rif 10
+bridge vlan add dev "$swp1" vid 10
 ip -n h1 addr flush dev eth0
 ip -n h1 link add link eth0 name eth0.10 type vlan id 10
 ip -n h1 addr add 203.0.113.2/24 dev eth0.10
 ip -n h1 link set eth0.10 up
 ip -n h1 route replace 192.0.2.0/24 via 203.0.113.1
-ip addr add 203.0.113.1/24 dev br1.10
 check "switchx2: 802.1Q: h1 in VID 10 pings h2 through br1.10" \
 	wait_for 10 sx_ping 1 "$(sx_host_ip 2)"
 rif=$(sx_vlan_rif_of 10)
-check "switchx2: 802.1Q: br1.10 is a VLAN RIF of VID 10" test -n "$rif"
+check "switchx2: 802.1Q: br1.10 is still the VLAN RIF of VID 10" test -n "$rif"
 routed_by_asic "br1.10" "$rif"
 ip link del br1.10
 check_eq "switchx2: 802.1Q: a deleted upper leaves no RIF" "" \

@@ -73,3 +73,43 @@ check "switchx2: h1 pings h2 in the main table again" \
 for n in 1 2; do
 	ip -n "h$n" route del 192.0.2.0/24
 done
+
+# The device has 16 virtual routers (the main table's is one): VRFs
+# whose ports get addresses take one each, until none is left. The
+# address that would need one more is refused, saying why, rather than
+# routed in software unseen; and once a VRF goes, it can be had again.
+swp4=$(sx_port 4)
+ip link set "$swp4" up
+refused_at=
+for n in $(seq 1 20); do
+	ip link add "vrf-x$n" type vrf table $((2000 + n))
+	ip link set "vrf-x$n" up
+	ip link add link "$swp4" name "$swp4.$((100 + n))" type vlan id $((100 + n))
+	echo 1 >"/proc/sys/net/ipv6/conf/$swp4.$((100 + n))/disable_ipv6"
+	ip link set "$swp4.$((100 + n))" master "vrf-x$n" up
+	if ! vrf_err=$(ip addr add "10.76.$n.1/24" dev "$swp4.$((100 + n))" 2>&1); then
+		refused_at=$n
+		break
+	fi
+done
+check "switchx2: an address needing a 17th virtual router is refused (at VRF $refused_at)" \
+	test -n "$refused_at" -a "${refused_at:-99}" -le 16
+says_vrs_ran_out() {
+	case $vrf_err in *"virtual routers"*) return 0 ;; esac
+	return 1
+}
+check "switchx2: saying the virtual routers ran out ($vrf_err)" says_vrs_ran_out
+# vrf-x1's table is flushed, then its virtual router free.
+ip link del "vrf-x1"
+last=${refused_at:-1}
+last_addr_taken() {
+	ip addr add "10.76.$last.1/24" dev "$swp4.$((100 + last))" 2>/dev/null ||
+		ip addr show dev "$swp4.$((100 + last))" | grep -q "10.76.$last.1/"
+}
+check "switchx2: a VRF gone, the address is taken" wait_for 5 last_addr_taken
+for n in $(seq 1 "${refused_at:-20}"); do
+	ip link del "$swp4.$((100 + n))" 2>/dev/null
+	ip link del "vrf-x$n" 2>/dev/null
+done
+check_eq "switchx2: the VRFs gone, only the main table's virtual router is left" \
+	0 "$(sx_router '[.rifs[] | select(."virtual-router" != 0)] | length')"

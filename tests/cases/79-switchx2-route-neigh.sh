@@ -4,9 +4,10 @@
 # A neighbour the ASIC holds is shown offloaded (ip neigh), IPv4 and
 # IPv6. A gateway's new MAC (ip neigh replace, as a gratuitous ARP after
 # a failover does) reaches every ECMP block holding a copy of its
-# adjacency. A gateway the ASIC routes to is probed as if the kernel
-# routed the packets itself: once it stops answering, its neighbour
-# fails and its routes trap instead of blackholing.
+# adjacency, written to a new block the route then moves to. A gateway
+# the ASIC routes to is probed as if the kernel routed the packets
+# itself: once it stops answering, its neighbour fails and its routes
+# trap instead of blackholing.
 . /tests/lib.sh
 
 for n in 1 2 3; do
@@ -72,11 +73,22 @@ block_macs_are() {
 rif2=$(sx_rif_of 2)
 check_eq "switchx2: h2's entries of the ECMP block have h2's MAC" \
 	"$(sx_host_mac 2)" "$(block_macs "${rif2:-0}")"
+# The block the ASIC forwards by is not written over: the new contents
+# go to a block of their own, the route moves to it, the old one goes.
+route_adj() {
+	sx_router '.routes[] | select(.prefix == "198.18.0.0/24") | .adjacency'
+}
+old_adj=$(route_adj)
 new_mac=02:00:00:00:02:22
 ip -n h2 link set eth0 address "$new_mac"
 ip neigh replace "$h2_ip" lladdr "$new_mac" dev "$swp2" nud stale
 check "switchx2: h2's new MAC reaches every entry of the ECMP block" \
 	wait_for 5 block_macs_are "${rif2:-0}" "$new_mac"
+check "switchx2: in a new block the route moved to (from $old_adj to $(route_adj))" \
+	test -n "$old_adj" -a "$(route_adj)" != "$old_adj"
+check_eq "switchx2: and the old block is free" 0 \
+	"$(sx_router "[.\"next-hops\"[] | select(.index >= ${old_adj:-0} and
+		.index < ${old_adj:-0} + 2)] | length")"
 sx_ecmp_spread "ECMP, h2 with a new MAC" sx_ecmp_pings_v4
 ip -n h2 link set eth0 address "$(sx_host_mac 2)"
 ip neigh replace "$h2_ip" lladdr "$(sx_host_mac 2)" dev "$swp2" nud stale
