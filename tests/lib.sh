@@ -339,6 +339,13 @@ sx_host_setup_v4() {
 	ip -n "h$1" addr add "$(sx_host_ip "$1")/30" dev eth0
 }
 
+# sx_routed_host_v4 N: sx_host_setup_v4, and hN reaches the other
+# hosts' subnets (192.0.2.0/24) through port N.
+sx_routed_host_v4() {
+	sx_host_setup_v4 "$1" || return 1
+	ip -n "h$1" route replace 192.0.2.0/24 via "$(sx_swp_ip "$1")"
+}
+
 # sx_host_setup_v6 N: sx_host_setup with IPv6 on both ends, without DAD:
 # port N is 2001:db8:N::1/64, hN 2001:db8:N::2 and routes 2001:db8::/32
 # via the port.

@@ -3480,34 +3480,14 @@ def route_setup(q):
 
 def ralue4(q, dip, plen, action, erif=0, adj=0, ecmp=1, trap_action=0,
            trap_id=0, op=0):
-    p = bytearray(0x38)
-    fset(p, 0, 20, 3, op)
-    fset(p, 8, 0, 8, plen)
-    p[0x18:0x1C] = bytes(dip)
-    fset(p, 0x1C, 30, 2, 2)
-    fset(p, 0x1C, 16, 8, plen)
-    fset(p, 0x1C, 0, 2, action)
-    fset(p, 0x20, 28, 4, trap_action)
-    fset(p, 0x20, 0, 9, trap_id)
-    if action == 0:
-        fset(p, 0x24, 0, 24, adj)
-        fset(p, 0x28, 0, 13, ecmp)
-    elif action == 1:
-        fset(p, 0x24, 0, 16, erif)
-    return reg_cmd(q, 0x8013, p, True)[1]
+    """An IPv4 route in virtual router 0 (ralue_pl below)."""
+    return ralue(q, 0, dip, plen, action, erif=erif, adj=adj, ecmp=ecmp,
+                 trap_action=trap_action, trap_id=trap_id, op=op)
 
 
 def ralue6(q, dip, plen, erif=1):
     """An IPv6 route, local through @erif."""
-    p = bytearray(0x38)
-    fset(p, 0, 24, 4, 1)
-    fset(p, 8, 0, 8, plen)
-    p[0x0C:0x1C] = dip
-    fset(p, 0x1C, 30, 2, 2)
-    fset(p, 0x1C, 16, 8, plen)
-    fset(p, 0x1C, 0, 2, 1)
-    fset(p, 0x24, 0, 16, erif)
-    return reg_cmd(q, 0x8013, p, True)[1]
+    return ralue(q, 1, bytes(dip), plen, 1, erif=erif)
 
 
 def rauht6(q, rif, dip, mac):

@@ -9,8 +9,7 @@
 . /tests/lib.sh
 
 for n in 1 2; do
-	sx_host_setup_v4 "$n" || not_ok "switchx2: set up h$n"
-	ip -n "h$n" route replace 192.0.2.0/24 via "$(sx_swp_ip "$n")"
+	sx_routed_host_v4 "$n" || not_ok "switchx2: set up h$n"
 done
 h2_ip=$(sx_host_ip 2)
 echo 1 >/proc/sys/net/ipv4/ip_forward
