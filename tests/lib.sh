@@ -176,17 +176,27 @@ sx_vlan_rif_of() {
 	sx_router ".rifs[] | select(.type == \"vlan\" and .vid == $1) | .rif"
 }
 
-# sx_routed_by_asic WHAT HOST DEST PORT RIF: three checks: 100 pings
-# from host hHOST to DEST all answered, the CPU seeing at most 10 of
-# port PORT's packets meanwhile, and RIF counting them routed in.
+# sx_cpu_hits "N...": the packets of switch ports N... the CPU received
+# (their cpu_hit RX counters), summed
+sx_cpu_hits() {
+	ch_sum=0
+	for ch_n in $1; do
+		ch_sum=$((ch_sum + $(sx_cpu_hit "$(sx_port "$ch_n")" RX)))
+	done
+	echo "$ch_sum"
+}
+
+# sx_routed_by_asic WHAT HOST DEST "PORT..." RIF: three checks: 100 pings
+# from host hHOST (hl: HOST l, the LAG partner) to DEST all answered, the
+# CPU seeing at most 10 of the packets of port(s) PORT meanwhile, and RIF
+# counting them routed in.
 sx_routed_by_asic() {
-	rba_port=$(sx_port "$4")
-	rba_cpu=$(sx_cpu_hit "$rba_port" RX)
+	rba_cpu=$(sx_cpu_hits "$4")
 	rba_in=$(sx_router ".rifs[] | select(.rif == ${5:-0}) | .\"routed-in\" // 0")
 	ip netns exec "h$2" ping -q -c 100 -i 0.01 -W 1 "$3" >/tmp/routed-ping 2>&1
 	check "switchx2: $1: 100 pings answered" \
 		grep -q '100 packets transmitted, 100 .*received' /tmp/routed-ping
-	rba_cpu=$(($(sx_cpu_hit "$rba_port" RX) - rba_cpu))
+	rba_cpu=$(($(sx_cpu_hits "$4") - rba_cpu))
 	check "switchx2: $1: routed in the ASIC (CPU saw $rba_cpu)" \
 		test "$rba_cpu" -le 10
 	rba_in=$(($(sx_router ".rifs[] | select(.rif == ${5:-0}) | .\"routed-in\" // 0") - rba_in))
