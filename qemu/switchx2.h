@@ -838,6 +838,7 @@ SX2RouteVerdict sx2_router_route(SwitchX2State *s, SX2Port *in,
                                  const SX2Frame *f, SX2Routed *out);
 uint8_t sx2_reg_rgcr(SwitchX2State *s, uint8_t *pl, bool write);
 uint8_t sx2_reg_ritr(SwitchX2State *s, uint8_t *pl, bool write);
+bool sx2_router_lag_has_rif(const SwitchX2State *s, unsigned lag_id);
 uint8_t sx2_reg_ricnt(SwitchX2State *s, uint8_t *pl, bool write);
 
 /* switchx2_lpm.c */
@@ -876,6 +877,7 @@ uint32_t sx2_lag_hash(SwitchX2State *s, const SX2Port *in,
 unsigned sx2_lag_pick(SwitchX2State *s, unsigned lag_id, uint32_t hash,
                       const SX2PortSet *allowed);
 bool sx2_lag_port_distributes(SwitchX2State *s, const SX2Port *p);
+bool sx2_lag_created(const SwitchX2State *s, unsigned lag_id);
 
 /* switchx2_fdb.c */
 void sx2_fdb_init(SwitchX2State *s);

@@ -87,6 +87,12 @@ static bool sx2_lag_empty(const SX2Lag *lag)
     return true;
 }
 
+/* Whether LAG @lag_id exists: SLDR created it */
+bool sx2_lag_created(const SwitchX2State *s, unsigned lag_id)
+{
+    return lag_id < s->profile.max_lag && s->lag[lag_id].created;
+}
+
 /* Index of @lp in @lag's distributor list, or -1 */
 static int sx2_lag_dist_find(const SX2Lag *lag, unsigned lp)
 {
@@ -205,6 +211,12 @@ uint8_t sx2_reg_sldr(SwitchX2State *s, uint8_t *pl, bool write)
                           "%s\n", lag_id, lag->created ? "it still has "
                           "member ports (SLCOR removes them)" : "no such "
                           "LAG");
+            return BAD_PARAM;
+        }
+        if (sx2_router_lag_has_rif(s, lag_id)) {
+            qemu_log_mask(LOG_GUEST_ERROR, "switchx2: SLDR: destroy LAG %u: "
+                          "a sub-port RIF is on it (RITR deletes it)\n",
+                          lag_id);
             return BAD_PARAM;
         }
         memset(lag, 0, sizeof(*lag));

@@ -288,7 +288,7 @@ static bool sx2_ritr_parse(SwitchX2State *s, const uint8_t *pl, SX2Rif *rif)
         return false;
     }
     if (rif->type == SX2_RITR_TYPE_SUB_PORT &&
-        (rif->sp_lag ? rif->sp_port >= s->profile.max_lag :
+        (rif->sp_lag ? !sx2_lag_created(s, rif->sp_port) :
          sx2_local_port_of_system_port(s, rif->sp_port) <= SX2_CPU_PORT)) {
         qemu_log_mask(LOG_GUEST_ERROR, "switchx2: RITR: sub-port on %s %u, "
                       "which does not exist\n",
@@ -297,6 +297,23 @@ static bool sx2_ritr_parse(SwitchX2State *s, const uint8_t *pl, SX2Rif *rif)
     }
     return sx2_rif_counter_ok(pl, SX2_RIF_INGRESS) &&
            sx2_rif_counter_ok(pl, SX2_RIF_EGRESS);
+}
+
+/* Whether a valid sub-port RIF is on LAG @lag_id */
+bool sx2_router_lag_has_rif(const SwitchX2State *s, unsigned lag_id)
+{
+    const SX2Router *r = &s->router;
+    unsigned i;
+
+    for (i = 0; i < r->max_rifs; i++) {
+        const SX2Rif *rif = &r->rif[i];
+
+        if (rif->valid && rif->type == SX2_RITR_TYPE_SUB_PORT &&
+            rif->sp_lag && rif->sp_port == lag_id) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Whether @a and @b take the same packets in: one {VID} or {port, VID} */

@@ -4141,10 +4141,40 @@ def route3_main():
     q.quit()
 
 
+# Sub-port RIFs on LAGs: on LAGs SLDR created, which outlive them
+def router_lag_main():
+    q, _ = qtest_wired()
+    dev_setup(q, find_dev(q), BAR)
+    sts = learn_setup(q)
+
+    def lags(m):
+        fset(m, 0x14, 0, 16, 64)
+        fset(m, 0x18, 0, 16, 16)
+
+    def sldr(op, lag):
+        return lag_reg(q, 0x2014, 0x0C, [(0, 29, 3, op), (0, 0, 10, lag)])
+    sts += [exec_cmd(q, 0x100, opmod=1,
+                     in_mbox=profile_mbox(1, 1, mask=0x306,
+                                          swids=((0, 2), (1, 8)),
+                                          extra=lags))[0],
+            rgcr(q, max_rifs=16), sldr(0, 5)]
+    on_lag = [ritr(q, 0, vid=10, port=6, lag=1), ritr(q, 0, vid=10, port=5,
+                                                       lag=1)]
+    held = sldr(1, 5)
+    gone = [ritr(q, 0, enable=0), sldr(1, 5)]
+    check(sts == [0] * len(sts) and on_lag == [7, 0] and held == 7 and
+          gone == [0, 0],
+          'router_lag: a sub-port RIF on LAG 6 (not created) -> bad '
+          'parameter, on LAG 5 (SLDR created) accepted; SLDR destroy of LAG '
+          '5 while the RIF is on it -> bad parameter, once RITR deleted it '
+          'accepted (%s, %s, %s, %s)' % (sts, on_lag, held, gone))
+    q.quit()
+
+
 # SX2_QTEST_ONLY=route3_main,span_main runs those parts alone
 for part in (main, l2_main, query_main, learn_main, ppcnt_main, storm_main,
-             lag_main, span_main, mc_main, router_main, route_main,
-             route3_main):
+             lag_main, span_main, mc_main, router_main, router_lag_main,
+             route_main, route3_main):
     only = os.environ.get('SX2_QTEST_ONLY')
     if not only or part.__name__ in only.split(','):
         part()
