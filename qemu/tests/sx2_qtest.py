@@ -2953,18 +2953,21 @@ def udp4(dmac, smac, sip, dip, sport, dport):
                                                         dport, 8, 0)
 
 
+def profile_lags(m):
+    """CONFIG_PROFILE extra: 64 LAGs of 16 ports, as v4.3 asked."""
+    fset(m, 0x14, 0, 16, 64)
+    fset(m, 0x18, 0, 16, 16)
+
+
 # Link aggregation in the pipeline: ports 2 and 3 are LAG 5
 def lag_main():
     q, socks = qtest_wired(',fdb-size=64')
     dev_setup(q, find_dev(q), BAR)
     sts = learn_setup(q)
 
-    def lags(m):
-        fset(m, 0x14, 0, 16, 64)
-        fset(m, 0x18, 0, 16, 16)
     sts.append(exec_cmd(q, 0x100, opmod=1,
                         in_mbox=profile_mbox(1, 1, mask=0x306,
-                                             extra=lags))[0])
+                                             extra=profile_lags))[0])
     sts.append(lag_reg(q, 0x2018, 8, [(0, 16, 8, 3), (4, 30, 2, 2)]))
     sts.append(lag_reg(q, 0x2014, 0x0C, [(0, 0, 10, 5)]))
     for lp, idx in ((2, 0), (3, 1)):
@@ -4147,16 +4150,12 @@ def router_lag_main():
     dev_setup(q, find_dev(q), BAR)
     sts = learn_setup(q)
 
-    def lags(m):
-        fset(m, 0x14, 0, 16, 64)
-        fset(m, 0x18, 0, 16, 16)
-
     def sldr(op, lag):
         return lag_reg(q, 0x2014, 0x0C, [(0, 29, 3, op), (0, 0, 10, lag)])
     sts += [exec_cmd(q, 0x100, opmod=1,
                      in_mbox=profile_mbox(1, 1, mask=0x306,
                                           swids=((0, 2), (1, 8)),
-                                          extra=lags))[0],
+                                          extra=profile_lags))[0],
             rgcr(q, max_rifs=16), sldr(0, 5)]
     on_lag = [ritr(q, 0, vid=10, port=6, lag=1), ritr(q, 0, vid=10, port=5,
                                                        lag=1)]
