@@ -16,14 +16,21 @@
 #   make selftests  the kernel's forwarding selftests against SwitchX-2, a
 #                   software bridge and rocker: a table, one row per case
 #                   (SELFTESTS='bridge_vlan_aware ...', SWITCHES='switchx2 bridge')
+#   make check-patches  checkpatch --strict and a W=1 bisect build of each
+#                   series (both kernels unless LINUX is given)
+#
+# LINUX=6.12 picks the guest kernel for any of these (default 6.1): its
+# own series (patches-6.12/series), tree (build/linux-6.12), initramfs
+# and logs (build/logs-6.12), beside the 6.1 ones.
 #
 # Each step's script decides what is stale; see scripts/.
 
 SHELL := /bin/bash
 S := scripts
+export LINUX
 
 .PHONY: all deps kernel-tree kernel qemu initramfs run qemu-test bench test-linux-5.10 \
-	debug-test stress selftests deps-selftests initramfs-selftests clean distclean
+	debug-test stress selftests deps-selftests initramfs-selftests check-patches clean distclean
 
 all: initramfs qemu
 
@@ -74,10 +81,14 @@ initramfs-selftests: initramfs deps-selftests
 selftests: initramfs-selftests qemu
 	@bash $(S)/selftests.sh
 
+check-patches:
+	@bash $(S)/check-patches.sh
+
 # Build outputs only; keeps the fetched sources and the unpacked trees.
 clean:
-	rm -rf build/linux/kbuild build/linux/kbuild-debug build/kbuild build/kbuild-debug build/kbuild-5.10 build/qemu \
-		build/initramfs*.cpio.gz* build/logs build/logs-debug build/logs-5.10 \
+	rm -rf build/linux/kbuild build/linux/kbuild-debug build/linux-6.12/kbuild build/linux-6.12/kbuild-debug \
+		build/kbuild build/kbuild-debug build/kbuild-5.10 build/qemu \
+		build/initramfs*.cpio.gz* build/logs build/logs-6.12 build/logs-debug* build/logs-5.10 \
 		build/qemu-asan build/qemu-fuzz build/logs-asan
 
 distclean:

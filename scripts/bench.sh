@@ -62,8 +62,8 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-LOGS=${LOGS:-$BUILD/logs/bench}
-INITRAMFS=${INITRAMFS:-$BUILD/initramfs.cpio.gz}
+LOGS=${LOGS:-$LOGS_MAIN/bench}
+INITRAMFS=${INITRAMFS:-$INITRAMFS_MAIN}
 BRIDGE_PORTS=4
 export LOGS INITRAMFS
 # The sweep needs the profile's FDB, not the tests' small one.

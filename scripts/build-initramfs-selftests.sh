@@ -8,17 +8,18 @@
 #     needs date +%s%3N, which busybox's date lacks), GNU dd and timeout,
 #     with their libraries, and /sbin/modprobe for the kernel's on-demand
 #     loading;
-#   - tools/testing/selftests/net/forwarding and drivers/net/dsa from the
-#     kernel tree the series is applied to (build/linux), so the tests
-#     match the kernel under test;
+#   - tools/testing/selftests/net/forwarding and drivers/net/dsa (and on
+#     6.12 net/lib.sh and drivers/net/hw) from the kernel tree the series
+#     is applied to (build/linux, build/linux-6.12), so the tests match
+#     the kernel under test;
 #   - tests/selftests/ (the guest runner) and its msend/mreceive
 #     stand-ins in /selftests/bin.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-TREE=${KERNEL_TREE:-$BUILD/linux}
-BASE=${BASE_INITRAMFS:-$BUILD/initramfs.cpio.gz}
-OUT=${SELFTESTS_INITRAMFS:-$BUILD/initramfs-selftests.cpio.gz}
+TREE=${KERNEL_TREE:-$KERNEL_TREE_MAIN}
+BASE=${BASE_INITRAMFS:-$INITRAMFS_MAIN}
+OUT=${SELFTESTS_INITRAMFS:-$SELFTESTS_INITRAMFS_MAIN}
 ROOT=$OUT.root
 KSFT=$TREE/tools/testing/selftests
 TOOLS=(tc jq mausezahn tcpdump ncat socat smcrouted smcroutectl pkill)
@@ -64,6 +65,11 @@ copy_selftests() {
 	cp -a "$KSFT/net/forwarding" "$ROOT/selftests/net/"
 	# Its scripts are symlinks into net/forwarding; cp -a keeps them so.
 	cp -a "$KSFT/drivers/net/dsa" "$ROOT/selftests/drivers/net/"
+	# 6.12: forwarding/lib.sh sources ../lib.sh, and the ethtool and
+	# hw_stats_l3 tests moved to drivers/net/hw (their links point back
+	# into net/forwarding).
+	[ ! -f "$KSFT/net/lib.sh" ] || cp -a "$KSFT/net/lib.sh" "$ROOT/selftests/net/"
+	[ ! -d "$KSFT/drivers/net/hw" ] || cp -a "$KSFT/drivers/net/hw" "$ROOT/selftests/drivers/net/"
 	install -m 0755 "$TOP/tests/selftests/bin/"* "$ROOT/selftests/bin/"
 	mkdir -p "$ROOT/tests"
 	cp -r "$TOP/tests/selftests" "$ROOT/tests/"

@@ -8,7 +8,7 @@ set -euo pipefail
 
 # KERNEL_OUT and INITRAMFS select another kernel build and archive.
 KBUILD=${KERNEL_OUT:-$KBUILD_MAIN}
-OUT=${INITRAMFS:-$BUILD/initramfs.cpio.gz}
+OUT=${INITRAMFS:-$INITRAMFS_MAIN}
 ROOT=$OUT.root
 # iproute2, ethtool and iputils' ping (busybox's has no -M) replace
 # busybox's applets of the same name. dash is

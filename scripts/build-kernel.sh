@@ -7,7 +7,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-TREE=${KERNEL_TREE:-$BUILD/linux}
+TREE=${KERNEL_TREE:-$KERNEL_TREE_MAIN}
 KBUILD=${KERNEL_OUT:-$KBUILD_MAIN}
 # shellcheck disable=SC2206 # a list of paths without spaces
 FRAGMENTS=("$TOP"/kconfig-fragments/*.config ${KERNEL_EXTRA_FRAGMENTS:-})

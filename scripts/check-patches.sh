@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Review the series the way netdev's checks would, patch by patch:
-# - scripts/checkpatch.pl --strict on every patch in `series`, from inside
+# Review the series the way netdev's checks would, patch by patch, for
+# each kernel in LINUX (default: every kernel the series is kept for,
+# "6.1 6.12"; LINUX=6.12 checks one):
+# - scripts/checkpatch.pl --strict on every patch of its series, from inside
 #   the kernel tree (checkpatch learns the tree's identifiers from git);
 # - a bisect build: apply the patches one at a time to a scratch copy of
 #   the baseline and build drivers/net/ethernet/mellanox/mlxsw with W=1
@@ -18,17 +20,27 @@
 # checkpatch only learns the tree's CamelCase names from #defines and
 # declarations. Every other CamelCase report counts.
 set -euo pipefail
+
+# Without LINUX, check every kernel's series in turn.
+if [ -z "${LINUX:-}" ]; then
+	. "$(dirname "$0")/versions.env"
+	for k in $LINUX_KERNELS; do
+		echo "==> series for linux $k"
+		LINUX=$k bash "$0" "$@" || exit 1
+	done
+	exit 0
+fi
 . "$(dirname "$0")/lib.sh"
 
-TREE=$BUILD/linux
-SCRATCH=$BUILD/bisect
-OBJ=$BUILD/bisect-obj
+TREE=$KERNEL_TREE_MAIN
+SCRATCH=$BUILD/bisect$LINUX_SUFFIX
+OBJ=$BUILD/bisect-obj$LINUX_SUFFIX
 MLXSW=drivers/net/ethernet/mellanox/mlxsw
 
-[ -x "$TREE/scripts/checkpatch.pl" ] || die "no kernel tree: run scripts/prepare-kernel-tree.sh"
-[ -f "$KBUILD_MAIN/.config" ] || die "no kernel config: run scripts/build-kernel.sh"
+[ -x "$TREE/scripts/checkpatch.pl" ] || die "no kernel tree: run LINUX=$LINUX scripts/prepare-kernel-tree.sh"
+[ -f "$KBUILD_MAIN/.config" ] || die "no kernel config: run LINUX=$LINUX scripts/build-kernel.sh"
 
-mapfile -t patches < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$TOP/series" | grep -v '^$')
+mapfile -t patches < <(series_names)
 
 # Drop checkpatch's report blocks (separated by blank lines) about the
 # ethtool link mode names, and the summary line.
@@ -43,7 +55,7 @@ step "checkpatch --strict on ${#patches[@]} patches"
 for p in "${patches[@]}"; do
 	# Debian's python3 carries the ply and git modules spdxcheck needs.
 	out=$(cd "$TREE" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict -q \
-		--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$TOP/patches/$p" 2>&1 |
+		--ignore UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES "$PATCHES/$p" 2>&1 |
 		filter_link_modes) || true
 	if [ -z "$(echo "$out" | tr -d '[:space:]')" ]; then
 		echo "checkpatch: $p clean"
@@ -70,7 +82,7 @@ git -C "$TREE" worktree prune
 git -C "$TREE" worktree add -q --detach "$SCRATCH" baseline
 mkdir -p "$OBJ"
 for p in "${patches[@]}"; do
-	git_scratch am -q --keep-cr "$TOP/patches/$p" >"$OBJ/am.log" 2>&1 ||
+	git_scratch am -q --keep-cr "$PATCHES/$p" >"$OBJ/am.log" 2>&1 ||
 		die "patch does not apply: $p (see $OBJ/am.log)"
 	log=$OBJ/build-$(basename "$p" .patch).log
 	# The guest's configuration, as far as this patch's Kconfig knows it:
@@ -90,4 +102,4 @@ done
 git -C "$TREE" worktree remove --force "$SCRATCH"
 
 [ "$bad" -eq 0 ] || die "$bad problem(s) in the series"
-echo "series: ${#patches[@]} patches, each checkpatch --strict clean and building with W=1"
+echo "series for linux $LINUX: ${#patches[@]} patches, each checkpatch --strict clean and building with W=1"

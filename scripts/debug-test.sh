@@ -8,10 +8,10 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-export KERNEL_OUT=$BUILD/linux/kbuild-debug
+export KERNEL_OUT=$KERNEL_TREE_MAIN/kbuild-debug
 export KERNEL_EXTRA_FRAGMENTS=$TOP/kconfig-fragments/debug/debug.config
-export INITRAMFS=$BUILD/initramfs-debug.cpio.gz
-export LOGS=$BUILD/logs-debug
+export INITRAMFS=$BUILD/initramfs-debug$LINUX_SUFFIX.cpio.gz
+export LOGS=$BUILD/logs-debug$LINUX_SUFFIX
 # Everything runs several times slower under KASAN and lockdep.
 export GUEST_TIMEOUT=${GUEST_TIMEOUT:-3600}
 

@@ -1,23 +1,25 @@
 #!/usr/bin/env bash
 # Write the series back from a kernel git tree that carries it: the
 # commits after the tree's `baseline` tag, in order, become the patches
-# named in `series`, posting by posting (p1/ then p2/ ...), each numbered
+# named in the series of LINUX (series for 6.1, patches-6.12/series for
+# 6.12), posting by posting (p1/ then p2/ ...), each numbered
 # from 1 with its posting's count. Each cover letter (0000-*) keeps its
 # subject and text and gets a new shortlog and diffstat. A development tree is typically a clone of build/linux where
 # the series was edited with `git rebase -i`.
 #   scripts/export-series.sh TREE
+#   LINUX=6.12 scripts/export-series.sh TREE
 # Fails, writing nothing, when the tree's commit count does not match
-# `series`. New or removed patches: edit `series` first.
+# the series. New or removed patches: edit the series first.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 TREE=${1:?usage: export-series.sh KERNEL_GIT_TREE}
 git -C "$TREE" rev-parse -q --verify baseline >/dev/null || die "$TREE has no 'baseline' tag"
 
-mapfile -t patches < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$TOP/series" | grep -v '^$')
+mapfile -t patches < <(series_names)
 mapfile -t commits < <(git -C "$TREE" rev-list --reverse baseline..HEAD)
 [ "${#commits[@]}" -eq "${#patches[@]}" ] ||
-	die "$TREE has ${#commits[@]} commits after baseline, series names ${#patches[@]} patches"
+	die "$TREE has ${#commits[@]} commits after baseline, $SERIES names ${#patches[@]} patches"
 
 # The postings in series order, and how many patches each has.
 mapfile -t postings < <(printf '%s\n' "${patches[@]}" | cut -d/ -f1 | uniq)
@@ -51,7 +53,7 @@ for posting in "${postings[@]}"; do
 	git -C "$TREE" format-patch -q --zero-commit --cover-letter \
 		--subject-prefix="PATCH net-next" --numbered \
 		-o "$tmp/$posting" "$first^..$last"
-	cover_letter_keep_text "$TOP/patches/$posting/0000-cover-letter.patch" \
+	cover_letter_keep_text "$PATCHES/$posting/0000-cover-letter.patch" \
 		"$tmp/$posting/0000-cover-letter.patch"
 	i=$((i + n))
 done
@@ -63,11 +65,11 @@ for p in "${patches[@]}"; do
 	new=$(ls "$tmp/$posting/$num-"*.patch 2>/dev/null | head -n1)
 	[ -n "$new" ] || die "no patch $num in posting $posting"
 	[ "$(basename "$new")" = "$(basename "$p")" ] ||
-		die "patch $p is now $(basename "$new"): rename it in series"
+		die "patch $p is now $(basename "$new"): rename it in $SERIES"
 done
 
 for posting in "${postings[@]}"; do
-	find "$TOP/patches/$posting" -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
-	cp "$tmp/$posting/"*.patch "$TOP/patches/$posting/"
+	find "$PATCHES/$posting" -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
+	cp "$tmp/$posting/"*.patch "$PATCHES/$posting/"
 done
 echo "exported ${#patches[@]} patches from $TREE"

@@ -3,14 +3,51 @@
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
+# shellcheck source=scripts/versions.env
+. "$TOP/scripts/versions.env"
+
+# The guest kernel: LINUX=6.1 (default) or 6.12. Each has its own source
+# package, series, tree, initramfs and logs, side by side under build/;
+# the default kernel keeps the plain names (build/linux, build/logs).
+LINUX=${LINUX:-$LINUX_DEFAULT}
+case " $LINUX_KERNELS " in
+*" $LINUX "*) ;;
+*)
+	echo "error: LINUX=$LINUX: not one of the kernels the series is kept for ($LINUX_KERNELS)" >&2
+	exit 1
+	;;
+esac
+_linux_var=${LINUX//./_}
+_pkg_var=KERNEL_SRC_PKG_$_linux_var
+_ver_var=KERNEL_SRC_VERSION_$_linux_var
+KERNEL_SRC_PKG=${!_pkg_var}
+KERNEL_SRC_VERSION=${!_ver_var}
+unset _linux_var _pkg_var _ver_var
+if [ "$LINUX" = "$LINUX_DEFAULT" ]; then
+	LINUX_SUFFIX=
+	PATCHES=$TOP/patches
+	SERIES=$TOP/series
+else
+	LINUX_SUFFIX=-$LINUX
+	PATCHES=$TOP/patches$LINUX_SUFFIX
+	SERIES=$PATCHES/series
+fi
+KERNEL_TREE_MAIN=$BUILD/linux$LINUX_SUFFIX
 # The guest kernel's build directory: a subdirectory of its tree, so that
 # kbuild names every source by a relative path (srctree ".."). objtool,
 # built by tools/ with absolute paths, is rebuilt when the checkout
 # moves, and every object after it: a moved checkout still rebuilds its
 # kernel.
-KBUILD_MAIN=$BUILD/linux/kbuild
-# shellcheck source=scripts/versions.env
-. "$TOP/scripts/versions.env"
+KBUILD_MAIN=$KERNEL_TREE_MAIN/kbuild
+INITRAMFS_MAIN=$BUILD/initramfs$LINUX_SUFFIX.cpio.gz
+SELFTESTS_INITRAMFS_MAIN=$BUILD/initramfs-selftests$LINUX_SUFFIX.cpio.gz
+LOGS_MAIN=$BUILD/logs$LINUX_SUFFIX
+
+# series_names: the patch names in $SERIES, in order (relative to $PATCHES).
+series_names() {
+	[ -f "$SERIES" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$SERIES" | grep -v '^$' || true
+}
 
 die() {
 	echo "error: $*" >&2

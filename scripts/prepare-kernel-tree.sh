@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Unpack linux-source-6.1 into build/linux as a git repository with one
-# baseline commit, then `git am` every patch named in `series`, in order.
-# An unchanged series reuses the tree; a changed one restarts from baseline.
+# Unpack the guest kernel's source package (LINUX=6.1: linux-source-6.1
+# into build/linux; LINUX=6.12: linux-source-6.12 into build/linux-6.12)
+# as a git repository with one baseline commit, then `git am` every patch
+# its series names (series, patches-6.12/series), in order. An unchanged
+# series reuses the tree; a changed one restarts from baseline.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 TARBALL=/usr/src/$KERNEL_SRC_PKG.tar.xz
-TREE=$BUILD/linux
-SERIES=$TOP/series
+TREE=$KERNEL_TREE_MAIN
 BASE_TAG=baseline
 
 [ -f "$TARBALL" ] || die "$TARBALL missing: run scripts/install-deps.sh"
@@ -19,15 +20,10 @@ series_digest() {
 	{
 		echo "$KERNEL_SRC_VERSION"
 		while read -r p; do
-			[ -f "$TOP/patches/$p" ] || die "series names missing patch patches/$p"
-			echo "$p $(sha256sum <"$TOP/patches/$p" | cut -d' ' -f1)"
-		done < <(series_patches)
+			[ -f "$PATCHES/$p" ] || die "$SERIES names missing patch $PATCHES/$p"
+			echo "$p $(sha256sum <"$PATCHES/$p" | cut -d' ' -f1)"
+		done < <(series_names)
 	} | sha256sum | cut -d' ' -f1
-}
-
-series_patches() {
-	[ -f "$SERIES" ] || return 0
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$SERIES" | grep -v '^$' || true
 }
 
 git_tree() {
@@ -37,11 +33,12 @@ git_tree() {
 
 unpack_baseline() {
 	step "unpacking $TARBALL"
-	rm -rf "$TREE" "$BUILD/linux-unpack"
-	mkdir -p "$BUILD/linux-unpack"
-	tar -xf "$TARBALL" -C "$BUILD/linux-unpack"
-	mv "$BUILD/linux-unpack/$KERNEL_SRC_PKG" "$TREE"
-	rmdir "$BUILD/linux-unpack"
+	local unpack=$TREE.unpack
+	rm -rf "$TREE" "$unpack"
+	mkdir -p "$unpack"
+	tar -xf "$TARBALL" -C "$unpack"
+	mv "$unpack/$KERNEL_SRC_PKG" "$TREE"
+	rmdir "$unpack"
 	step "creating baseline commit"
 	git_tree init -q
 	# -f: Debian's top-level .gitignore ignores everything outside debian/.
@@ -58,13 +55,13 @@ apply_series() {
 	# what the series changed.
 	git_tree clean -q -fdx -e /.baseline-version -e '/kbuild*'
 	while read -r p; do
-		if ! git_tree am -q --keep-cr "$TOP/patches/$p" >"$BUILD/git-am.log" 2>&1; then
-			cat "$BUILD/git-am.log" >&2
+		if ! git_tree am -q --keep-cr "$PATCHES/$p" >"$TREE.git-am.log" 2>&1; then
+			cat "$TREE.git-am.log" >&2
 			git_tree am --abort >/dev/null 2>&1 || true
-			die "patch does not apply: patches/$p"
+			die "patch does not apply to $KERNEL_SRC_PKG: $PATCHES/$p"
 		fi
 		n=$((n + 1))
-	done < <(series_patches)
+	done < <(series_names)
 	echo "applied $n patch(es)"
 }
 

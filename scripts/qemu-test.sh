@@ -9,7 +9,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-LOGS=${LOGS:-$BUILD/logs}
+LOGS=${LOGS:-$LOGS_MAIN}
 export LOGS
 # What must never appear in the kernel log of a good run.
 BAD_KERNEL_LOG='Oops|Kernel panic|BUG:|WARNING:|KASAN|UBSAN|general protection fault|Call Trace|RIP:'

@@ -8,7 +8,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-LOGS=${LOGS:-$BUILD/logs}
+LOGS=${LOGS:-$LOGS_MAIN}
 QEMU=${QEMU:-$BUILD/qemu/qemu-system-x86_64}
 [ -x "$QEMU" ] || die "$QEMU missing: run 'make qemu' (or 'make qemu-asan')"
 mkdir -p "$LOGS"

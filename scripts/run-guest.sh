@@ -20,8 +20,8 @@ MODE=${1:-shell}
 CMD=${2:-}
 QEMU=${QEMU:-$BUILD/qemu/qemu-system-x86_64}
 KERNEL=${KERNEL_OUT:-$KBUILD_MAIN}/arch/x86/boot/bzImage
-INITRAMFS=${INITRAMFS:-$BUILD/initramfs.cpio.gz}
-LOGS=${LOGS:-$BUILD/logs}
+INITRAMFS=${INITRAMFS:-$INITRAMFS_MAIN}
+LOGS=${LOGS:-$LOGS_MAIN}
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-1800}
 
 for f in "$QEMU" "$KERNEL" "$INITRAMFS"; do

@@ -35,8 +35,8 @@ SWITCHES=${SWITCHES:-switchx2 bridge rocker}
 SELFTESTS_ICOUNT=${SELFTESTS_ICOUNT:-1}
 GUEST_TIMEOUT=${GUEST_TIMEOUT:-7200}
 SELFTEST_TIMEOUT=${SELFTEST_TIMEOUT:-1800}
-LOGS=${LOGS:-$BUILD/logs/selftests}
-INITRAMFS=$BUILD/initramfs-selftests.cpio.gz
+LOGS=${LOGS:-$LOGS_MAIN/selftests}
+INITRAMFS=$SELFTESTS_INITRAMFS_MAIN
 # Four cabled ports per switch: the 6-interface selftests need three.
 ROCKER_PORTS=4
 
