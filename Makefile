@@ -27,7 +27,6 @@
 
 SHELL := /bin/bash
 S := scripts
-export LINUX
 
 .PHONY: all deps kernel-tree kernel qemu initramfs run qemu-test bench test-linux-5.10 \
 	debug-test stress selftests deps-selftests initramfs-selftests check-patches clean distclean

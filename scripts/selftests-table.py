@@ -59,11 +59,13 @@ def case_name(name):
 
 
 class Expected:
-    def __init__(self, path):
+    def __init__(self, paths):
         self.entries = []  # (switches or None, selftest, pattern, reason)
         self.reasons = []  # distinct reasons, in file order
-        if not path:
-            return
+        for path in paths or []:
+            self.load(path)
+
+    def load(self, path):
         with open(path, encoding="utf-8") as f:
             for lineno, line in enumerate(f, 1):
                 line = line.split("#", 1)[0].strip()
@@ -182,7 +184,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--logs", required=True)
     ap.add_argument("--out", required=True)
-    ap.add_argument("--expected")
+    ap.add_argument("--expected", action="append",
+                    help="expected failures; may be given more than once")
     ap.add_argument("--reference", default="",
                     help="comma-separated switches whose failures do not count")
     ap.add_argument("switches", nargs="+")

@@ -4,7 +4,9 @@
 # switches, one guest boot each: the emulated SwitchX-2, a Linux software
 # bridge over virtio NICs, and QEMU's rocker. Prints a table, one row per
 # selftest case ("TEST: ..." line), one column per switch; expected
-# failures come from tests/selftests/expected.txt with their reason.
+# failures come from tests/selftests/expected.txt with their reason, and
+# for a kernel other than the default from expected-LINUX.txt too (cases
+# only that kernel's selftests have, or fail for its own reasons).
 # Exits non-zero when SwitchX-2 or the software bridge fails a case that
 # file does not list (rocker is a reference and does not count).
 #
@@ -125,8 +127,11 @@ main() {
 		run_switch "$sw"
 	done
 	step "table: $LOGS/table.txt"
+	local -a expected=(--expected "$TOP/tests/selftests/expected.txt")
+	[ -z "$LINUX_SUFFIX" ] || [ ! -f "$TOP/tests/selftests/expected$LINUX_SUFFIX.txt" ] ||
+		expected+=(--expected "$TOP/tests/selftests/expected$LINUX_SUFFIX.txt")
 	# shellcheck disable=SC2086 # SWITCHES is a list of words
-	python3 "$TOP/scripts/selftests-table.py" --expected "$TOP/tests/selftests/expected.txt" \
+	python3 "$TOP/scripts/selftests-table.py" "${expected[@]}" \
 		--reference rocker --logs "$LOGS" --out "$LOGS/table.txt" $SWITCHES || rc=$?
 	echo "selftests: $(($(date +%s) - t0)) s wall for ${SWITCHES// /, }" | tee -a "$LOGS/table.txt"
 	return "$rc"

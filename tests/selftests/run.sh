@@ -5,8 +5,8 @@
 #
 #   run.sh switchx2|bridge|rocker TEST...
 #
-# TEST is a script name without .sh from net/forwarding, or
-# test_bridge_fdb_stress (drivers/net/dsa). Four switch ports, each cabled
+# TEST is a script name without .sh from net/forwarding (or, on 6.12,
+# drivers/net/hw), or test_bridge_fdb_stress (drivers/net/dsa). Four switch ports, each cabled
 # to a host NIC, make the selftests' four cabled pairs; forwarding.config
 # is written per test, because the tests do not agree on which end of a
 # pair is the host (write_config):
@@ -29,6 +29,9 @@ SWITCH=$1
 shift
 FWD=/selftests/net/forwarding
 DSA=/selftests/drivers/net/dsa
+# 6.12 moved the ethtool and hw_stats_l3 tests here; they source
+# net/forwarding's lib.sh, which reads forwarding.config from there.
+HW=/selftests/drivers/net/hw
 TEST_TIMEOUT=${SELFTEST_TIMEOUT:-1800}
 # What a clean kernel log never shows (as scripts/qemu-test.sh).
 BAD_KERNEL_LOG='Oops|Kernel panic|BUG:|WARNING:|KASAN|UBSAN|general protection fault|Call Trace|RIP:'
@@ -230,6 +233,8 @@ run_one() {
 		run_fdb_stress || rc=$?
 	elif [ -f "$FWD/$t.sh" ]; then
 		run_limited "$FWD" "$t.sh" || rc=$?
+	elif [ -f "$HW/$t.sh" ]; then
+		run_limited "$HW" "$t.sh" || rc=$?
 	else
 		echo "no such selftest: $t"
 		rc=127
