@@ -90,7 +90,7 @@ for p in "${patches[@]}"; do
 	cp "$KBUILD_MAIN/.config" "$OBJ/.config"
 	make -C "$SCRATCH" O="$OBJ" -j"$(nproc)" olddefconfig modules_prepare >"$log" 2>&1 ||
 		die "modules_prepare failed after $p: see $log"
-	if make -C "$SCRATCH" O="$OBJ" -j"$(nproc)" W=1 M="$MLXSW" modules >>"$log" 2>&1 &&
+	if make -C "$SCRATCH" O="$OBJ" -j"$(nproc)" W=1 "$MLXSW/" >>"$log" 2>&1 &&
 		! grep -E '(warning|error):' "$log" | grep -q .; then
 		echo "build: $p ok"
 	else
