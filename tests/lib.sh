@@ -311,6 +311,14 @@ sx_pci_addr() {
 	return 1
 }
 
+# One line per SwitchX-2 port, sorted: port name, switch ID and MAC, to
+# tell that a reload or reset brought back the same ports.
+sx_port_signature() {
+	for sps_p in $(netdevs_of_driver "$SX_DRIVER"); do
+		echo "$(cat "/sys/class/net/$sps_p/phys_port_name") $(cat "/sys/class/net/$sps_p/phys_switch_id") $(cat "/sys/class/net/$sps_p/address")"
+	done | sort
+}
+
 # The netdev of front-panel port N (phys_port_name pN).
 sx_port() {
 	for p in $(netdevs_of_driver "$SX_DRIVER"); do

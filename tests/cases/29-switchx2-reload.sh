@@ -4,13 +4,7 @@
 # warning this provokes).
 . /tests/lib.sh
 
-port_signature() {
-	for p in $(netdevs_of_driver "$SX_DRIVER"); do
-		echo "$(cat "/sys/class/net/$p/phys_port_name") $(cat "/sys/class/net/$p/phys_switch_id") $(cat "/sys/class/net/$p/address")"
-	done | sort
-}
-
-before=$(port_signature)
+before=$(sx_port_signature)
 i=1
 while [ $i -le 10 ]; do
 	rmmod "$SX_DRIVER" || { not_ok "switchx2: rmmod $SX_DRIVER (round $i)"; break; }
@@ -18,7 +12,7 @@ while [ $i -le 10 ]; do
 	[ -z "$left" ] || { not_ok "switchx2: rmmod removes every port (round $i)" "$left"; break; }
 	modprobe "$SX_DRIVER" || { not_ok "switchx2: modprobe $SX_DRIVER (round $i)"; break; }
 	sleep 1
-	after=$(port_signature)
+	after=$(sx_port_signature)
 	[ "$after" = "$before" ] || { not_ok "switchx2: same ports after reload (round $i)" "$after"; break; }
 	i=$((i + 1))
 done

@@ -16,16 +16,14 @@ case $(uname -r) in
 	;;
 esac
 
-port_signature() {
-	for p in $(netdevs_of_driver "$SX_DRIVER"); do
-		echo "$(cat "/sys/class/net/$p/phys_port_name") $(cat "/sys/class/net/$p/phys_switch_id") $(cat "/sys/class/net/$p/address")"
-	done | sort
-}
-
 ifindexes() {
 	for p in $(netdevs_of_driver "$SX_DRIVER"); do
 		cat "/sys/class/net/$p/ifindex"
 	done | sort -n | tr '\n' ' '
+}
+
+ports_are_back() {
+	[ "$(sx_port_signature)" = "$before" ]
 }
 
 h1_pings_p1() {
@@ -36,7 +34,7 @@ h1_pings_p1() {
 
 pci=$(sx_pci_addr) || { not_ok "switchx2: the device is bound to $SX_DRIVER"; exit 0; }
 dev=/sys/bus/pci/devices/$pci
-before=$(port_signature)
+before=$(sx_port_signature)
 check "switchx2: before the reset, h1 pings p1" h1_pings_p1
 
 if [ ! -w "$dev/reset" ]; then
@@ -53,12 +51,8 @@ while [ $i -le 3 ]; do
 	fi
 	# reset_done brings the ports back before the write returns; allow
 	# for udev-less netdev naming to settle.
-	t=0
-	while [ "$(port_signature)" != "$before" ] && [ $t -lt 50 ]; do
-		sleep 0.2
-		t=$((t + 1))
-	done
-	after=$(port_signature)
+	wait_for 10 ports_are_back || true
+	after=$(sx_port_signature)
 	if [ "$after" != "$before" ]; then
 		not_ok "switchx2: the same ports after PCI function reset $i" "$after"
 		break
