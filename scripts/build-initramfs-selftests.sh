@@ -4,7 +4,8 @@
 # stays lean. The kernel unpacks concatenated archives in order, so this
 # is the normal archive followed by a second one holding:
 #   - tc, jq, mausezahn, tcpdump, ncat, socat, smcrouted, smcroutectl,
-#     pkill (router.sh stops smcrouted with it), GNU date (lib.sh's busywait
+#     pkill (router.sh stops smcrouted with it), teamd (6.12's LAG
+#     selftests' team_create), GNU date (lib.sh's busywait
 #     needs date +%s%3N, which busybox's date lacks), GNU dd and timeout,
 #     with their libraries, and /sbin/modprobe for the kernel's on-demand
 #     loading;
@@ -22,7 +23,7 @@ BASE=${BASE_INITRAMFS:-$INITRAMFS_MAIN}
 OUT=${SELFTESTS_INITRAMFS:-$SELFTESTS_INITRAMFS_MAIN}
 ROOT=$OUT.root
 KSFT=$TREE/tools/testing/selftests
-TOOLS=(tc jq mausezahn tcpdump ncat socat smcrouted smcroutectl pkill)
+TOOLS=(tc jq mausezahn tcpdump ncat socat smcrouted smcroutectl pkill teamd)
 
 [ -f "$BASE" ] || die "$BASE missing: run scripts/build-initramfs.sh"
 [ -d "$KSFT/net/forwarding" ] || die "no selftests in $KSFT: run scripts/prepare-kernel-tree.sh"

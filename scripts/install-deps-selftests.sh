@@ -13,10 +13,12 @@
 #   coreutils    GNU date (busybox's has no %N)
 #   smcroute     smcrouted and smcroutectl: router.sh requires them
 #   procps       pkill, with which router.sh stops smcrouted
+#   libteam-utils teamd: 6.12's router_bridge_lag and router_bridge_1d_lag
+#                build their LAGs with team_create (the LACP runner)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-PKGS=(netsniff-ng tcpdump jq ncat socat coreutils iproute2 smcroute procps)
+PKGS=(netsniff-ng tcpdump jq ncat socat coreutils iproute2 smcroute procps libteam-utils)
 
 mapfile -t MISSING < <(missing_pkgs "${PKGS[@]}")
 if [ "${#MISSING[@]}" -eq 0 ]; then
