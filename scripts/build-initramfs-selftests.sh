@@ -6,9 +6,15 @@
 #   - tc, jq, mausezahn, tcpdump, ncat, socat, smcrouted, smcroutectl,
 #     pkill (router.sh stops smcrouted with it), teamd (6.12's LAG
 #     selftests' team_create), GNU date (lib.sh's busywait
-#     needs date +%s%3N, which busybox's date lacks), GNU dd and timeout,
+#     needs date +%s%3N, which busybox's date lacks), GNU dd, timeout,
+#     readlink (6.12's lib.sh: readlink -e) and comm (ethtool_lib.sh),
 #     with their libraries, and /sbin/modprobe for the kernel's on-demand
 #     loading;
+#   - for a kernel whose selftests need a newer iproute2 than the host's
+#     (versions.env), that iproute2's ip, bridge and tc in place of the
+#     normal archive's (scripts/fetch-iproute2.sh);
+#   - the tree's uapi ethtool.h as /usr/include/linux/ethtool.h, which
+#     ethtool_lib.sh reads its link modes from;
 #   - tools/testing/selftests/net/forwarding and drivers/net/dsa (and on
 #     6.12 net/lib.sh and drivers/net/hw) from the kernel tree the series
 #     is applied to (build/linux, build/linux-6.12), so the tests match
@@ -37,6 +43,7 @@ copy_with_libs() {
 		mkdir -p "$ROOT$(dirname "$lib")"
 		[ -e "$ROOT$lib" ] || cp -L "$lib" "$ROOT$lib"
 	done
+	! ldd "$bin" | grep -q 'not found' || die "$bin: $(ldd "$bin" | grep 'not found' | head -n1)"
 }
 
 copy_tools() {
@@ -53,12 +60,27 @@ copy_tools() {
 	# GNU timeout kills the whole process group of a selftest that runs
 	# too long (tests/selftests/run.sh); busybox's kills its child only.
 	copy_with_libs /usr/bin/timeout /usr/bin/timeout
+	copy_with_libs /usr/bin/readlink /usr/bin/readlink
+	copy_with_libs /usr/bin/comm /usr/bin/comm
 	# The kernel loads modules on demand (tc actions, act_ct's conntrack
 	# and crc32c) through CONFIG_MODPROBE_PATH, /sbin/modprobe; the normal
 	# archive has busybox's applets in /bin only.
 	mkdir -p "$ROOT/sbin"
 	ln -s /bin/busybox "$ROOT/sbin/modprobe"
 	ln -s ping "$ROOT/usr/sbin/ping6"
+}
+
+# The newer iproute2, where this kernel's selftests need one; the normal
+# archive has the host's in /usr/sbin.
+copy_iproute2() {
+	local dir t
+	dir=$(bash "$TOP/scripts/fetch-iproute2.sh")
+	[ -n "$dir" ] || return 0
+	for t in ip bridge tc; do
+		copy_with_libs "$(find "$dir/bin" "$dir/sbin" -maxdepth 1 -name "$t" -type f | head -n1)" \
+			"/usr/sbin/$t"
+	done
+	echo "iproute2: $("$ROOT/usr/sbin/ip" -V) (from $dir)"
 }
 
 copy_selftests() {
@@ -72,6 +94,7 @@ copy_selftests() {
 	[ ! -f "$KSFT/net/lib.sh" ] || cp -a "$KSFT/net/lib.sh" "$ROOT/selftests/net/"
 	[ ! -d "$KSFT/drivers/net/hw" ] || cp -a "$KSFT/drivers/net/hw" "$ROOT/selftests/drivers/net/"
 	install -m 0755 "$TOP/tests/selftests/bin/"* "$ROOT/selftests/bin/"
+	install -D -m 0644 "$TREE/include/uapi/linux/ethtool.h" "$ROOT/usr/include/linux/ethtool.h"
 	mkdir -p "$ROOT/tests"
 	cp -r "$TOP/tests/selftests" "$ROOT/tests/"
 }
@@ -80,6 +103,7 @@ step "assembling the selftests overlay in $ROOT"
 rm -rf "$ROOT"
 mkdir -p "$ROOT/etc"
 copy_tools
+copy_iproute2
 copy_selftests
 # Debian's tcpdump drops to its own user unless told -Z (run.sh makes
 # lib.sh say -Z root): the user exists either way. These files replace

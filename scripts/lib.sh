@@ -22,7 +22,9 @@ _pkg_var=KERNEL_SRC_PKG_$_linux_var
 _ver_var=KERNEL_SRC_VERSION_$_linux_var
 KERNEL_SRC_PKG=${!_pkg_var}
 KERNEL_SRC_VERSION=${!_ver_var}
-unset _linux_var _pkg_var _ver_var
+_ipr_var=SELFTESTS_IPROUTE2_VERSION_$_linux_var
+SELFTESTS_IPROUTE2_VERSION=${!_ipr_var:-}
+unset _linux_var _pkg_var _ver_var _ipr_var
 if [ "$LINUX" = "$LINUX_DEFAULT" ]; then
 	LINUX_SUFFIX=
 	PATCHES=$TOP/patches

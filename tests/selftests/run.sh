@@ -9,12 +9,13 @@
 # drivers/net/hw), or test_bridge_fdb_stress (drivers/net/dsa). Four switch ports, each cabled
 # to a host NIC, make the selftests' four cabled pairs; forwarding.config
 # is written per test, because the tests do not agree on which end of a
-# pair is the host (write_config):
+# pair is the host (write_config reads it from the test's assignments):
 #
 #   p1 = h1 -- p2 = swp1   [switch]   p3 = swp2 -- p4 = h2   (most)
 #                                     p3 = h2 -- p4 = swp2   (no_forwarding,
 #                                                             sticky_fdb)
-#   and likewise p5/p6 (swp3, h3), p7/p8 (swp4, h4)
+#   and likewise p5/p6 (swp3, h3), p7/p8 (swp4, h4): 6.12's
+#   router_bridge_lag has p7 = h4 -- p8 = swp4
 #
 # Hosts are virtio NICs in the root namespace (the selftests make VRFs of
 # them), with allmulticast on (reset_netifs). Each test runs in a process
@@ -76,8 +77,43 @@ NETIF_LIST=()
 # The selftests cable NETIFS in pairs, p1-p2, p3-p4, p5-p6, p7-p8, and
 # each test picks which end of a pair is the host and which the switch
 # port: most take p1 h1, p2 swp1, p3 swp2, p4 h2, p5 swp3, p6 h3 (the
-# sample config's picture); these take p3 h2, p4 swp2 (and so on).
-HOST_FIRST_TESTS=" no_forwarding bridge_sticky_fdb "
+# sample config's picture), some p3 h2, p4 swp2 and so on. The test
+# says which in its assignments ("h2=${NETIFS[p3]}").
+#
+# host_first SCRIPT N: true when SCRIPT takes the first interface of pair N
+# as a host; when its assignments do not say, pair 1 is, the others are
+# not.
+host_first() {
+	local file=$1 n=$2 first=p$((2 * $2 - 1)) second=p$((2 * $2))
+	# The first interface decides; else the second (the other end).
+	if assigns "$file" 'h' "$first"; then
+		return 0
+	elif assigns "$file" '(swp|rp)' "$first"; then
+		return 1
+	elif assigns "$file" '(swp|rp)' "$second"; then
+		return 0
+	elif assigns "$file" 'h' "$second"; then
+		return 1
+	fi
+	[ "$n" -eq 1 ]
+}
+
+# assigns FILE NAME_RE PN: FILE sets a NAME_RE<digits> variable to NETIFS[PN].
+assigns() {
+	grep -qE "^[[:space:]]*(local )?$2[0-9]+=\\\$\\{NETIFS\\[$3\\]\\}" "$1"
+}
+
+# test_script TEST: the script TEST runs from.
+test_script() {
+	local t=$1
+	if [ "$t" = test_bridge_fdb_stress ]; then
+		echo "$DSA/$t.sh"
+	elif [ -f "$FWD/$t.sh" ]; then
+		echo "$FWD/$t.sh"
+	else
+		echo "$HW/$t.sh"
+	fi
+}
 
 # Find the switch's ports and their host NICs once.
 find_netifs() {
@@ -106,7 +142,7 @@ write_config() {
 			if [ "$t" = test_bridge_fdb_stress ]; then
 				# One interface: the switch port the bridge gets.
 				pair=("$swp" "$h")
-			elif [ "$n" -eq 1 ] || [[ $HOST_FIRST_TESTS == *" $t "* ]]; then
+			elif host_first "$(test_script "$t")" "$n"; then
 				pair=("$h" "$swp")
 			else
 				pair=("$swp" "$h")
