@@ -7,7 +7,8 @@
 #     pkill (router.sh stops smcrouted with it), teamd (6.12's LAG
 #     selftests' team_create), GNU date (lib.sh's busywait
 #     needs date +%s%3N, which busybox's date lacks), GNU dd, timeout,
-#     readlink (6.12's lib.sh: readlink -e) and comm (ethtool_lib.sh),
+#     readlink (6.12's lib.sh: readlink -e), comm (ethtool_lib.sh) and
+#     seq (bridge_mdb_max),
 #     with their libraries, and /sbin/modprobe for the kernel's on-demand
 #     loading;
 #   - for a kernel whose selftests need a newer iproute2 than the host's
@@ -62,6 +63,8 @@ copy_tools() {
 	copy_with_libs /usr/bin/timeout /usr/bin/timeout
 	copy_with_libs /usr/bin/readlink /usr/bin/readlink
 	copy_with_libs /usr/bin/comm /usr/bin/comm
+	# bridge_mdb_max: seq -f (busybox's seq has no -f).
+	copy_with_libs /usr/bin/seq /usr/bin/seq
 	# The kernel loads modules on demand (tc actions, act_ct's conntrack
 	# and crc32c) through CONFIG_MODPROBE_PATH, /sbin/modprobe; the normal
 	# archive has busybox's applets in /bin only.
