@@ -19,25 +19,8 @@ if [ -f "$STAMP" ]; then
 	exit 0
 fi
 
-mirror=$(sed -n 's/^URIs:[[:space:]]*\(http[^ ]*debian\)[[:space:]]*$/\1/p' \
-	/etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n1)
-mirror=${mirror:-http://deb.debian.org/debian}
-
-APT_OPTS=(-o "Dir::Etc::sourcelist=$APTDIR/sources.list" -o Dir::Etc::sourceparts=/dev/null
-	-o "Dir::State::Lists=$APTDIR/lists" -o "Dir::Cache::archives=$APTDIR/archives")
-rm -rf "$APTDIR"
-mkdir -p "$APTDIR/lists/partial" "$APTDIR/archives/partial"
-echo "deb $mirror $SELFTESTS_IPROUTE2_SUITE main" >"$APTDIR/sources.list"
-
-step "fetching iproute2 $SELFTESTS_IPROUTE2_VERSION from $mirror $SELFTESTS_IPROUTE2_SUITE" >&2
-apt-get "${APT_OPTS[@]}" update -q >"$APTDIR/update.log" 2>&1 ||
-	die "apt-get update for $SELFTESTS_IPROUTE2_SUITE failed: see $APTDIR/update.log"
-(cd "$APTDIR" && apt-get "${APT_OPTS[@]}" download \
-	"iproute2=$SELFTESTS_IPROUTE2_VERSION" >download.log 2>&1) ||
-	die "cannot download iproute2=$SELFTESTS_IPROUTE2_VERSION (is it still in $SELFTESTS_IPROUTE2_SUITE?): see $APTDIR/download.log"
-
-deb=$(find "$APTDIR" -maxdepth 1 -name 'iproute2_*.deb' | head -n1)
-[ -n "$deb" ] || die "apt-get download left no iproute2 package in $APTDIR"
+deb=$(apt_download_from_suite "$APTDIR" "$SELFTESTS_IPROUTE2_SUITE" \
+	"iproute2=$SELFTESTS_IPROUTE2_VERSION")
 rm -rf "$DEST"
 dpkg-deb -x "$deb" "$DEST"
 for tool in ip bridge tc; do

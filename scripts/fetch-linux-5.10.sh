@@ -12,25 +12,10 @@ STAMP=$DEST/.fetched-$REF_KERNEL_SRC_VERSION
 
 [ -f "$STAMP" ] && { echo "linux 5.10: $REF_KERNEL_SRC_VERSION present"; exit 0; }
 
-mirror=$(sed -n 's/^URIs:[[:space:]]*\(http[^ ]*debian\)[[:space:]]*$/\1/p' \
-	/etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n1)
-mirror=${mirror:-http://deb.debian.org/debian}
-
-APT_OPTS=(-o "Dir::Etc::sourcelist=$APTDIR/sources.list" -o Dir::Etc::sourceparts=/dev/null
-	-o "Dir::State::Lists=$APTDIR/lists" -o "Dir::Cache::archives=$APTDIR/archives")
-rm -rf "$APTDIR"
-mkdir -p "$APTDIR/lists/partial" "$APTDIR/archives/partial"
-echo "deb $mirror $REF_KERNEL_SUITE main" >"$APTDIR/sources.list"
-
-step "fetching $REF_KERNEL_SRC_PKG $REF_KERNEL_SRC_VERSION from $mirror $REF_KERNEL_SUITE"
-apt-get "${APT_OPTS[@]}" update -q >"$APTDIR/update.log" 2>&1 ||
-	die "apt-get update for $REF_KERNEL_SUITE failed: see $APTDIR/update.log"
-(cd "$APTDIR" && apt-get "${APT_OPTS[@]}" download \
-	"$REF_KERNEL_SRC_PKG=$REF_KERNEL_SRC_VERSION" >download.log 2>&1) ||
-	die "cannot download $REF_KERNEL_SRC_PKG=$REF_KERNEL_SRC_VERSION: see $APTDIR/download.log"
+deb=$(apt_download_from_suite "$APTDIR" "$REF_KERNEL_SUITE" \
+	"$REF_KERNEL_SRC_PKG=$REF_KERNEL_SRC_VERSION")
 
 step "unpacking"
-deb=$(find "$APTDIR" -maxdepth 1 -name "${REF_KERNEL_SRC_PKG}_*.deb" | head -n1)
 rm -rf "$DEST" "$APTDIR/x"
 dpkg-deb -x "$deb" "$APTDIR/x"
 mkdir -p "$BUILD/linux-5.10.unpack"

@@ -95,6 +95,29 @@ missing_pkgs() {
 	done
 }
 
+# apt_download_from_suite APTDIR SUITE PKG=VERSION: download one package
+# from another Debian suite into APTDIR with a private apt state (the
+# host's sources and lists are not touched); prints the .deb's path.
+apt_download_from_suite() {
+	local aptdir=$1 suite=$2 pkgver=$3 mirror deb
+	mirror=$(sed -n 's/^URIs:[[:space:]]*\(http[^ ]*debian\)[[:space:]]*$/\1/p' \
+		/etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n1)
+	mirror=${mirror:-http://deb.debian.org/debian}
+	local -a opts=(-o "Dir::Etc::sourcelist=$aptdir/sources.list" -o Dir::Etc::sourceparts=/dev/null
+		-o "Dir::State::Lists=$aptdir/lists" -o "Dir::Cache::archives=$aptdir/archives")
+	rm -rf "$aptdir"
+	mkdir -p "$aptdir/lists/partial" "$aptdir/archives/partial"
+	echo "deb $mirror $suite main" >"$aptdir/sources.list"
+	step "fetching $pkgver from $mirror $suite" >&2
+	apt-get "${opts[@]}" update -q >"$aptdir/update.log" 2>&1 ||
+		die "apt-get update for $suite failed: see $aptdir/update.log"
+	(cd "$aptdir" && apt-get "${opts[@]}" download "$pkgver" >download.log 2>&1) ||
+		die "cannot download $pkgver (is it still in $suite?): see $aptdir/download.log"
+	deb=$(find "$aptdir" -maxdepth 1 -name "${pkgver%%=*}_*.deb" | head -n1)
+	[ -n "$deb" ] || die "apt-get download left no ${pkgver%%=*} package in $aptdir"
+	echo "$deb"
+}
+
 # apt_install PKG...: refresh the package lists and install PKG...
 # without recommends; dies on failure.
 apt_install() {
