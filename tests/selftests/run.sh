@@ -103,7 +103,8 @@ assigns() {
 	grep -qE "^[[:space:]]*(local )?$2[0-9]+=\\\$\\{NETIFS\\[$3\\]\\}" "$1"
 }
 
-# test_script TEST: the script TEST runs from.
+# test_script TEST: the script TEST runs from (net/forwarding first, then
+# 6.12's drivers/net/hw; a path that does not exist for no such test).
 test_script() {
 	local t=$1
 	if [ "$t" = test_bridge_fdb_stress ]; then
@@ -260,17 +261,16 @@ run_fdb_stress() {
 }
 
 run_one() {
-	local t=$1 start rc=0
+	local t=$1 start rc=0 script
 	start=$(date +%s)
 	say "begin $t"
 	reset_netifs
 	write_config "$t"
+	script=$(test_script "$t")
 	if [ "$t" = test_bridge_fdb_stress ]; then
 		run_fdb_stress || rc=$?
-	elif [ -f "$FWD/$t.sh" ]; then
-		run_limited "$FWD" "$t.sh" || rc=$?
-	elif [ -f "$HW/$t.sh" ]; then
-		run_limited "$HW" "$t.sh" || rc=$?
+	elif [ -f "$script" ]; then
+		run_limited "$(dirname "$script")" "$t.sh" || rc=$?
 	else
 		echo "no such selftest: $t"
 		rc=127
